@@ -1,0 +1,45 @@
+# Finds the Debian packages nanograph builds on. Each failure names the package to install.
+find_package(Threads REQUIRED)
+
+function(ng_missing what package)
+  message(FATAL_ERROR "nanograph needs ${what}: install it with `apt-get install ${package}`")
+endfunction()
+
+find_package(OpenBLAS CONFIG QUIET)
+find_path(NG_CBLAS_INCLUDE cblas.h HINTS ${OpenBLAS_INCLUDE_DIRS}
+          PATHS /usr/include/x86_64-linux-gnu/openblas-pthread)
+find_library(NG_OPENBLAS_LIBRARY NAMES openblas HINTS ${OpenBLAS_LIBRARIES})
+if(NOT NG_CBLAS_INCLUDE OR NOT NG_OPENBLAS_LIBRARY)
+  ng_missing("OpenBLAS (cblas.h, libopenblas)" libopenblas-dev)
+endif()
+add_library(ng::openblas INTERFACE IMPORTED)
+target_include_directories(ng::openblas INTERFACE ${NG_CBLAS_INCLUDE})
+target_link_libraries(ng::openblas INTERFACE ${NG_OPENBLAS_LIBRARY})
+
+find_package(xsimd 8 CONFIG QUIET)
+if(NOT xsimd_FOUND)
+  ng_missing("xsimd (>= 8)" libxsimd-dev)
+endif()
+add_library(ng::xsimd INTERFACE IMPORTED)
+target_link_libraries(ng::xsimd INTERFACE xsimd)
+
+find_path(NG_DLPACK_INCLUDE dlpack/dlpack.h)
+if(NOT NG_DLPACK_INCLUDE)
+  ng_missing("the DLPack header dlpack/dlpack.h" libdlpack-dev)
+endif()
+add_library(ng::dlpack INTERFACE IMPORTED)
+target_include_directories(ng::dlpack INTERFACE ${NG_DLPACK_INCLUDE})
+
+if(NG_BUILD_TESTS)
+  find_package(cmocka CONFIG QUIET)
+  if(NOT cmocka_FOUND)
+    ng_missing("CMocka for the tests (or -DNG_BUILD_TESTS=OFF)" libcmocka-dev)
+  endif()
+endif()
+
+if(NG_BUILD_EXAMPLES)
+  find_package(ZLIB QUIET)
+  if(NOT ZLIB_FOUND)
+    ng_missing("zlib for the examples' data loaders (or -DNG_BUILD_EXAMPLES=OFF)" zlib1g-dev)
+  endif()
+endif()

@@ -1,0 +1,81 @@
+// Host tensors: a description (dtype, shape, strides in elements, offset in elements, optional
+// allocated sizes) over a shared Storage (seed 000 "Dense L-Tensor Implementation"). Views share
+// the storage; the storage lives while any view does.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "core/storage.hpp"
+
+namespace ng {
+
+using Dims = std::vector<int64_t>;
+
+// Row-major strides over allocated sizes (size[i] >= shape[i], seed 000 padding); empty `sizes`
+// means sizes == shape. Column-major likewise.
+Dims row_major_strides(const Dims &shape, const Dims &sizes = {});
+Dims column_major_strides(const Dims &shape, const Dims &sizes = {});
+
+// A strided layout without storage: what kernels and the compiler reason about.
+struct Layout {
+    Dims shape;
+    Dims strides;        // in elements; 0 for a broadcast dimension
+    int64_t offset = 0;  // in elements, from the start of the storage
+
+    int32_t rank() const { return static_cast<int32_t>(shape.size()); }
+    int64_t numel() const;
+    bool is_row_major_contiguous() const;  // dense, row-major, no gaps (size-1 dims ignored)
+    // Lowest and one-past-highest element offsets touched (both equal offset when numel is 0).
+    void extent(int64_t &lowest, int64_t &past_highest) const;
+};
+
+// Merges adjacent dimensions whose strides allow it across all layouts at once (seed 002's
+// flattening), so a loop over them iterates over fewer dimensions. All layouts must have the
+// same shape; size-1 dimensions are dropped. Returns the common coalesced shape; strides are
+// rewritten in place.
+Dims coalesce(Dims shape, std::vector<Dims *> strides);
+
+class Tensor {
+public:
+    // Zero-filled, row-major. Throws NG_ERR_INVALID_ARGUMENT on negative/overflowing shapes.
+    static Tensor zeros(DType dt, const Dims &shape);
+    // Views caller memory (checked: strides given, extent fits `bytes` when bytes != 0).
+    static Tensor wrap(DType dt, const Dims &shape, const Dims &strides, void *data,
+                       Storage::Deleter deleter, void *ctx);
+
+    Tensor() = default;
+    Tensor(DType dt, Layout layout, std::shared_ptr<Storage> storage);
+
+    DType dtype() const { return dtype_; }
+    const Layout &layout() const { return layout_; }
+    const Dims &shape() const { return layout_.shape; }
+    const Dims &strides() const { return layout_.strides; }
+    int32_t rank() const { return layout_.rank(); }
+    int64_t numel() const { return layout_.numel(); }
+    size_t element_size() const { return dtype_size(dtype_); }
+    const std::shared_ptr<Storage> &storage() const { return storage_; }
+    // Address of element (0, ..., 0).
+    void *data() const;
+
+    // Dense row-major copies out of / into this tensor, whatever its strides.
+    void read(void *dst, size_t dst_bytes) const;
+    void write(const void *src, size_t src_bytes);
+    // Elementwise copy from a tensor of the same dtype and shape (any strides).
+    void copy_from(const Tensor &src);
+
+    // Views (share storage). Each throws a descriptive ng::Error when not possible.
+    Tensor reshape(const Dims &shape) const;                 // NG_ERR_UNSUPPORTED if a copy is needed
+    Tensor permute(const std::vector<int32_t> &order) const; // order[i] = source dim of dim i
+    Tensor slice(int32_t dim, int64_t start, int64_t stop, int64_t step) const;
+    Tensor broadcast(const Dims &shape) const;               // numpy-style trailing alignment
+
+private:
+    DType dtype_ = 0;
+    Layout layout_;
+    std::shared_ptr<Storage> storage_;
+};
+
+}  // namespace ng

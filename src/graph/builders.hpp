@@ -1,0 +1,64 @@
+// C++ op builders: infer and check result axes and dtypes, then add the op to its graph. The C
+// API (capi/ops.cpp) and autodiff call these; every violation throws ng::Error with a message
+// naming the offending axes or dtypes (the C boundary prefixes the function name).
+//
+// Rules (docs/axes.md has them with worked examples):
+// - elementwise: operands share a dtype; axes aligned by name; result axes = a's axes in order,
+//   then b's remaining axes in order; same name with different lengths is NG_ERR_AXES.
+// - reductions reduce the listed axes (empty list: all) and keep the rest in order.
+// - dot contracts every shared axis; result = a's others, then b's others.
+#pragma once
+
+#include <vector>
+
+#include "graph/graph.hpp"
+
+namespace ng::build {
+
+// assignable tensors (seed 000's table). `data` (constants only) is dense row-major in `axes`
+// order and copied; `initial_value` may be null (zeros) or any op of the same graph, broadcast.
+Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data, Op *initial_value);
+Op *constant(Graph &g, DType dt, const Axes &axes, const void *data);
+Op *scalar(Graph &g, DType dt, double value);   // rank-0 constant of any dtype
+Op *placeholder(Graph &g, DType dt, const Axes &axes, Op *initial_value);
+Op *persistent_tensor(Graph &g, DType dt, const Axes &axes, Op *initial_value);
+Op *variable(Graph &g, DType dt, const Axes &axes, Op *initial_value);
+
+Op *unary(OpKind kind, Op *x);                 // Negative .. Tanh, StopGradient
+Op *cast(Op *x, DType to);
+Op *binary(OpKind kind, Op *a, Op *b);         // Add .. GreaterEqual (aligned by name)
+Op *select(Op *condition, Op *a, Op *b);
+Op *reduce(OpKind kind, Op *x, const Axes &axes);  // Sum, Max, Min, Mean, Prod; empty axes = all
+Op *arg_reduce(OpKind kind, Op *x, const Axis *axis);  // Argmax, Argmin
+Op *dot(Op *a, Op *b);
+Op *softmax(Op *x, const Axes &axes);          // empty axes = all
+Op *log_softmax(Op *x, const Axes &axes);
+
+Op *broadcast(Op *x, const Axes &axes);
+Op *axes_with_order(Op *x, const Axes &axes);
+Op *cast_axes(Op *x, const Axes &axes);
+Op *expand_dims(Op *x, const Axis *axis, int32_t position);
+Op *slice(Op *x, const std::vector<SliceSpec> &slices);   // one spec per axis of x
+Op *pad(Op *x, const std::vector<std::pair<int64_t, int64_t>> &padding);
+Op *flatten(Op *x, const Axes &axes_to_merge, const std::string &new_name);  // consecutive axes of x
+Op *unflatten(Op *x);
+Op *concat(const std::vector<Op *> &xs, const std::string &axis_name);
+Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position);
+Op *one_hot(Op *x, const Axis *axis, DType dt);
+
+Op *assign(Op *lhs, Op *rhs);
+Op *sequential(const std::vector<Op *> &ops);
+
+// Composites built from the primitives above.
+Op *variance(Op *x, const Axes &axes);
+Op *squared_l2(Op *x, const Axes &axes);
+Op *l2_norm(Op *x, const Axes &axes);
+Op *l1_norm(Op *x, const Axes &axes);
+// -sum(t * log(y)) over axes; when y is a Softmax, computed as -sum(t * log_softmax(x)) (seed 001's
+// deriv handler) so it is finite for any logits and differentiates as softmax - t.
+Op *cross_entropy_multi(Op *y, Op *t, const Axes &axes);
+// -(t log y + (1-t) log(1-y)), summed over axes (empty: elementwise, no sum); when y is a
+// Sigmoid, computed from its logits as max(x,0) - t*x + log(1 + exp(-|x|)).
+Op *cross_entropy_binary(Op *y, Op *t, const Axes &axes);
+
+}  // namespace ng::build

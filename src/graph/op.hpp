@@ -1,0 +1,136 @@
+// The op IR (seed 001): every op is a node of a DAG owned by its Graph. An op's value is an
+// r-tensor described by a dtype and an ordered list of named axes, with no storage and no layout;
+// assignable tensors (constants, placeholders, persistent tensors, variables) are the l-tensors
+// whose values live in a transformer.
+//
+// The IR is plain data so that passes can walk, copy and rewrite it: a compiler copies the ops a
+// computation needs into its own structures and never touches the user's graph.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/dtype.hpp"
+
+namespace ng {
+
+class Graph;
+
+// Every object behind a C handle starts with a magic number, so the boundary can refuse a handle
+// of the wrong type (or one already destroyed, most of the time) instead of crashing.
+enum : uint32_t {
+    kGraphMagic = 0x4e474752u,       // "NGGR"
+    kAxisMagic = 0x4e474158u,        // "NGAX"
+    kOpMagic = 0x4e474f50u,          // "NGOP"
+    kTensorMagic = 0x4e475445u,      // "NGTE"
+    kTransformerMagic = 0x4e475452u, // "NGTR"
+    kComputationMagic = 0x4e47434fu, // "NGCO"
+    kDeadMagic = 0xdeadbeefu,        // written by destructors
+};
+
+// A named axis; one object per (name, length, components) in a graph. A flattened axis
+// remembers the axes it was made of (seed 002 "flattening"), in order.
+struct Axis {
+    uint32_t magic = kAxisMagic;
+    const Graph *graph = nullptr;
+    std::string name;
+    int64_t length = 0;
+    std::vector<const Axis *> components;  // non-empty only for a flattened axis
+};
+
+using Axes = std::vector<const Axis *>;
+
+// The flags of seed 000's table; the same values as NG_FLAG_* in the public header.
+enum TensorFlags : uint32_t {
+    kFlagConstant = 1,
+    kFlagPersistent = 2,
+    kFlagTrainable = 4,
+    kFlagInput = 8,
+};
+
+// Every op type. The spelling in op_kind_name() is what ng_op_type() returns.
+enum class OpKind : int32_t {
+    AssignableTensor,  // constants, placeholders, persistent tensors, variables (attrs.flags)
+
+    // elementwise, one operand
+    Negative, Absolute, Sign, Exp, Log, Sqrt, Square, Reciprocal, Sigmoid, Relu, Sin, Cos, Tanh,
+    Cast,           // to `dtype`
+    StopGradient,   // identity whose derivative is zero
+
+    // elementwise, two operands aligned by axis name
+    Add, Subtract, Multiply, Divide, Power, Maximum, Minimum,
+    Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,  // results are NG_BOOL
+    Select,         // args (condition, a, b): condition ? a : b, all aligned by name
+
+    // reductions over attrs.axes (the result keeps the other axes in order)
+    Sum, Max, Min, Mean, Prod,
+    Argmax, Argmin,  // one axis; NG_INT64 result
+
+    Dot,             // contracts every axis the two operands share
+
+    Softmax,         // max-subtracted, over attrs.axes
+    LogSoftmax,      // x - max - log(sum(exp(x - max))) over attrs.axes
+
+    // views and data movement
+    Broadcast,       // result axes = attrs.axes (a superset of the operand's, any order)
+    AxesWithOrder,   // result axes = a permutation of the operand's
+    CastAxes,        // renames axes of equal length, in order
+    Slice,           // attrs.slices, one per operand axis
+    Pad,             // attrs.padding, one (before, after) per operand axis; zeros outside
+    Flatten,         // merges consecutive operand axes into one axis with components
+    Unflatten,       // splits flattened axes back into their components
+    Concat,          // along the axis named by attrs.axis (lengths add up)
+    OneHot,          // int operand; new axis attrs.axis of depth length; dtype = `dtype`
+
+    // state and control (seed 001)
+    Assign,          // args (lhs, rhs): writes rhs, broadcast to lhs's axes, into lhs
+    Sequential,      // args run in order; the value is the last arg's value
+};
+
+const char *op_kind_name(OpKind kind) noexcept;
+bool op_kind_is_elementwise_unary(OpKind kind) noexcept;
+bool op_kind_is_elementwise_binary(OpKind kind) noexcept;
+bool op_kind_is_comparison(OpKind kind) noexcept;
+bool op_kind_is_reduction(OpKind kind) noexcept;
+bool op_kind_is_view(OpKind kind) noexcept;  // Broadcast, AxesWithOrder, CastAxes, Slice, Flatten, Unflatten
+
+// One operand axis of a Slice. `drop` (an integer index) removes the axis from the result.
+struct SliceSpec {
+    int64_t start = 0;
+    int64_t stop = 0;
+    int64_t step = 1;
+    bool drop = false;
+};
+
+// Everything an op may carry besides args. Only the fields its kind uses are set.
+struct OpAttrs {
+    Axes axes;                                       // reductions, softmax, broadcast targets
+    const Axis *axis = nullptr;                      // Concat, OneHot, Flatten's new axis
+    uint32_t flags = 0;                              // AssignableTensor
+    std::vector<uint8_t> data;                       // constant value, dense row-major in `axes` order
+    std::vector<SliceSpec> slices;                   // Slice
+    std::vector<std::pair<int64_t, int64_t>> padding;// Pad
+};
+
+struct Op {
+    uint32_t magic = kOpMagic;
+    OpKind kind = OpKind::AssignableTensor;
+    Graph *graph = nullptr;
+    int64_t id = 0;           // creation order within the graph; stable sort key for passes
+    std::string name;         // unique within the graph
+    DType dtype = 0;
+    Axes axes;                // the value's axes, in order
+    std::vector<Op *> args;   // data dependencies
+    std::vector<Op *> control_deps;  // must run before this op (seed 001)
+    Op *initial_value = nullptr;     // AssignableTensor: evaluated once by the initializers
+    OpAttrs attrs;
+    std::map<std::string, std::string> metadata;
+
+    bool is_assignable() const { return kind == OpKind::AssignableTensor; }
+    uint32_t flags() const { return is_assignable() ? attrs.flags : 0; }
+    int32_t rank() const { return static_cast<int32_t>(axes.size()); }
+};
+
+}  // namespace ng

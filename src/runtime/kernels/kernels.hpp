@@ -1,0 +1,106 @@
+// The kernel layer's interface. Two levels:
+//  1. contiguous-array primitives (vector_ops): SIMD through xsimd, one implementation per
+//     instruction set, chosen at run time (SSE2 baseline, AVX2+FMA, AVX-512);
+//  2. strided drivers: run an elementwise *program* (a chain of primitives over registers, so a
+//     fused chain is just a longer program) or a reduction over an N-d iteration space whose
+//     operands have arbitrary strides (0 = broadcast). They coalesce dimensions, cut the space
+//     into cache-sized tiles, gather non-contiguous operands into tile buffers, and split the
+//     work over a ThreadPool.
+// Every kernel has a plain scalar reference (reference.hpp) used by the tests.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/dtype.hpp"
+
+namespace ng {
+class ThreadPool;
+}
+
+namespace ng::kernels {
+
+enum class UnaryFn : int32_t {
+    Copy, Negative, Absolute, Sign, Exp, Log, Sqrt, Square, Reciprocal, Sigmoid, Relu, Sin, Cos, Tanh,
+};
+enum class BinaryFn : int32_t { Add, Subtract, Multiply, Divide, Power, Maximum, Minimum };
+enum class CompareFn : int32_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
+enum class ReduceFn : int32_t { Sum, Max, Min, Prod };
+
+// ---- level 1: contiguous arrays of n elements; outputs may alias inputs ----------------------
+// Float kernels for float32/float64; integer dtypes (int32, int64, uint8) use plain loops.
+// Unary math (Exp, Log, Tanh, ...) is for float dtypes only; Negative/Absolute/Sign/Square/Copy/
+// Relu work for all numeric dtypes.
+void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out);
+// a_step / b_step: 1 = array, 0 = one value broadcast over the array.
+void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, void *out);
+void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, uint8_t *out);
+void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b, int b_step, void *out);
+void cast(DType from, DType to, int64_t n, const void *x, void *out);
+// *result = f over x[0..n) (n may be 0: the identity of f). Float sums use several accumulators.
+void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
+// acc[i] = f(acc[i], x[i]).
+void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
+// Fills n elements with the identity of f (0 for Sum, -inf/lowest for Max, ...).
+void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
+void fill(DType dt, int64_t n, double value, void *out);
+
+// The instruction set the dispatcher picked on this CPU ("avx512", "avx2+fma", "sse2").
+const char *simd_arch_name();
+
+// ---- level 2: strided drivers ----------------------------------------------------------------
+
+// An operand: the address of element (0,...,0) and one stride (in elements) per dimension of
+// the iteration space; stride 0 broadcasts.
+struct Strided {
+    void *data = nullptr;
+    std::vector<int64_t> strides;
+};
+
+// An elementwise program. Registers 0..inputs.size()-1 hold the inputs; instruction k writes
+// register inputs.size() + k. Each instruction's dtype is the dtype of its operands; compare
+// instructions produce NG_BOOL, Cast produces `to`.
+struct Instruction {
+    enum class Type : int32_t { Unary, Binary, Compare, Select, Cast } type;
+    int32_t fn = 0;        // UnaryFn / BinaryFn / CompareFn value
+    DType dtype = 0;       // operand dtype
+    DType to = 0;          // Cast only
+    int32_t src[3] = {-1, -1, -1};
+};
+
+struct Program {
+    std::vector<DType> inputs;           // dtype of each input register
+    std::vector<Instruction> code;
+    int32_t result = -1;                 // register written to the output
+    DType result_dtype() const;
+};
+
+// out[i] = program(inputs[i]) for every index i of `shape`.
+void run_elementwise(const Program &program, const std::vector<int64_t> &shape,
+                     const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool);
+
+// out = f over the program's values, where `out.strides` has 0 on every reduced dimension (the
+// output is the reduction of all iteration points that map to the same output element). The
+// output is overwritten (not accumulated into). Mean = Sum then a Multiply by 1/n in the caller.
+void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &shape,
+                const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool);
+
+// Index (int64) of the first maximum/minimum along dimension `dim` of `shape`; `out.strides`
+// has 0 at `dim`. NaN compares as greater than everything for argmax (first NaN wins).
+void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim,
+                    const Strided &in, const Strided &out, ThreadPool *pool);
+
+// Max-subtracted softmax (or log-softmax) over the dimensions with reduced[d] = true. Finite for
+// inputs of any magnitude.
+void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const std::vector<bool> &reduced,
+                 const Strided &in, const Strided &out, ThreadPool *pool);
+
+// C[M,N] = alpha * op(A) op(B) + beta * C through OpenBLAS (float32/float64); row-major, with
+// leading dimensions in elements. Other dtypes use a plain loop.
+void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, double alpha,
+          const void *a, int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc);
+
+// Copies src to dst elementwise over `shape` (both strided, same dtype).
+void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src, const Strided &dst, ThreadPool *pool);
+
+}  // namespace ng::kernels

@@ -1,0 +1,29 @@
+// A persistent pool of worker threads owned by a transformer. parallel_for splits [0, n) into
+// chunks run by the workers and the calling thread; it returns when all are done. Destruction
+// joins every worker (so a host can dlclose the library afterwards).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace ng {
+
+class ThreadPool {
+public:
+    // threads <= 0: the number of cores. threads == 1: everything runs on the caller.
+    explicit ThreadPool(int threads = 0);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool &) = delete;
+    ThreadPool &operator=(const ThreadPool &) = delete;
+
+    int size() const noexcept;  // total threads including the caller
+    // Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` long
+    // (except possibly the last). Exceptions from body are rethrown on the caller.
+    void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &body);
+
+private:
+    struct Impl;
+    Impl *impl_;
+};
+
+}  // namespace ng
