@@ -1,6 +1,20 @@
 /**
  * @file exec.h
- * @brief (being written)
+ * @brief Transformers and computations: compiling graphs and running them on the CPU.
+ *
+ * A transformer holds the values of every persistent tensor (placeholders, persistent tensors,
+ * variables) used by the computations made on it, and shares them between those computations.
+ * Initializers (initial values) run once, before the first run that needs them.
+ *
+ * A computation is compiled once from result ops and parameter placeholders: the compiler works
+ * on its own copy of the graph (dead code, common subexpressions, constant folding, algebraic
+ * simplification), turns views into strides, and plans all intermediate memory in one arena, so a
+ * run allocates nothing except tensors for NULL output slots. Persistent values change only
+ * through `ng_assign` ops that the computation's results reach (seed 001): a computation of
+ * `x + 1` does not run an `assign(x, 5)` that exists elsewhere in the graph, while
+ * `ng_sequential({assign(x, 5), x + 1})` does, in that order.
+ *
+ * A computation must not be run from two threads at once; different computations may.
  */
 #ifndef NANOGRAPH_EXEC_H
 #define NANOGRAPH_EXEC_H
@@ -10,6 +24,114 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * @brief Creates a transformer.
+ * @param backend NULL or "cpu" (the only backend).
+ * @return A new transformer (destroy with ng_transformer_destroy()), or NULL with
+ *         ::NG_ERR_UNSUPPORTED for another backend name.
+ *
+ * The transformer starts a pool of worker threads, one per core (see ng_transformer_set_num_threads()).
+ */
+NG_API ng_transformer_t *ng_transformer_create(const char *backend);
+
+/**
+ * @brief Destroys a transformer: joins its threads and frees its persistent values.
+ * @param t The transformer, or NULL. Its computations must have been destroyed first; values
+ *          taken with ng_transformer_get_value() stay valid (they are reference-counted).
+ */
+NG_API void ng_transformer_destroy(ng_transformer_t *t);
+
+/**
+ * @brief Sets the number of threads the transformer's kernels (and OpenBLAS) use.
+ * @param t The transformer.
+ * @param threads 1 or more; 0 means the number of cores.
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for a NULL transformer or a negative count.
+ */
+NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t threads);
+
+/**
+ * @brief The number of threads the transformer's kernels use (including the calling thread).
+ * @param t The transformer.
+ * @return The count, or -1 with ::NG_ERR_INVALID_ARGUMENT for a NULL transformer.
+ */
+NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t);
+
+/**
+ * @brief Compiles a computation.
+ * @param t The transformer whose persistent values the computation uses.
+ * @param results The ops whose values a run returns, in order (may include assigns and sequentials).
+ * @param nresults Number of results (0 or more; a computation of only side effects is fine).
+ * @param params The placeholders whose values each run takes as inputs, in order.
+ * @param nparams Number of parameters.
+ * @return A new computation (destroy with ng_computation_destroy()), or NULL:
+ *         ::NG_ERR_INVALID_ARGUMENT for NULL handles or a parameter that is not a placeholder or
+ *         is listed twice; ::NG_ERR_STATE when a placeholder the results need is neither a
+ *         parameter nor has a value or an initial value (the message names it);
+ *         ::NG_ERR_UNSUPPORTED for a graph the CPU backend cannot run.
+ */
+NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *const *results, int32_t nresults,
+                                               ng_op_t *const *params, int32_t nparams);
+
+/**
+ * @brief Destroys a computation.
+ * @param c The computation, or NULL.
+ */
+NG_API void ng_computation_destroy(ng_computation_t *c);
+
+/**
+ * @brief Runs a computation once.
+ * @param c The computation.
+ * @param inputs nparams tensors, one per parameter, each with the placeholder's dtype and its
+ *        dims in the order of the placeholder's axes; any strides. Not modified, not retained.
+ * @param outputs nresults slots. A NULL slot receives a new row-major tensor that the caller
+ *        releases; a non-NULL slot is written in place and must match the result's dtype and
+ *        shape (any strides). May be NULL when nresults is 0.
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or inputs; ::NG_ERR_DTYPE /
+ *         ::NG_ERR_AXES for an input or output slot whose dtype / shape does not match. Inputs
+ *         and outputs are validated before anything runs: a failed run changes no persistent
+ *         value and fills no NULL slot.
+ */
+NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, ng_tensor_t **outputs);
+
+/** @brief Figures of a compiled computation's plan (for tests, benchmarks and tuning). */
+typedef struct ng_computation_stats {
+    size_t arena_bytes;       /**< Bytes of the one arena holding every intermediate value. */
+    int32_t num_buffers;      /**< Intermediate buffers placed in the arena (before reuse). */
+    int32_t num_kernels;      /**< Kernel launches per run. */
+    int32_t num_nodes;        /**< Ops left after the compiler's passes (views included). */
+    int32_t num_source_ops;   /**< Ops of the user's graph the computation was compiled from. */
+    size_t buffer_bytes;      /**< Sum of the intermediate buffers' sizes: arena_bytes without reuse. */
+} ng_computation_stats_t;
+
+/**
+ * @brief Reads the figures of a computation's plan.
+ * @param c The computation.
+ * @param out Receives the figures.
+ * @return ::NG_OK, or ::NG_ERR_INVALID_ARGUMENT for NULL arguments.
+ */
+NG_API ng_status_t ng_computation_stats(const ng_computation_t *c, ng_computation_stats_t *out);
+
+/**
+ * @brief Reads the value of a persistent tensor (placeholder, persistent tensor or variable).
+ * @param t The transformer.
+ * @param persistent The op.
+ * @param out Receives a new tensor holding a copy of the value (row-major); the caller releases it.
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or an op that is not a persistent
+ *         tensor; ::NG_ERR_NOT_FOUND when the tensor has no value yet (never set, no initializer
+ *         run); *out is NULL on failure.
+ */
+NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent, ng_tensor_t **out);
+
+/**
+ * @brief Sets the value of a persistent tensor (placeholder, persistent tensor or variable).
+ * @param t The transformer.
+ * @param persistent The op; constants are refused.
+ * @param value A tensor of the op's dtype with dims in the order of its axes (any strides); copied.
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or a constant; ::NG_ERR_DTYPE or
+ *         ::NG_ERR_AXES for a value that does not match.
+ */
+NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *persistent, const ng_tensor_t *value);
 
 #ifdef __cplusplus
 }
