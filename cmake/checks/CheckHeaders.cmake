@@ -1,0 +1,31 @@
+# cmake -DC_COMPILER=<cc> -DCXX_COMPILER=<c++> -DINCLUDE_DIR=<include> -P CheckHeaders.cmake
+#
+# Every public header must compile on its own, as strict C99 and as C++17 (extern "C" guards,
+# no C-only constructs), without warnings: clients include whichever header they need first.
+cmake_minimum_required(VERSION 3.25)
+file(GLOB headers "${INCLUDE_DIR}/nanograph/*.h")
+if(NOT headers)
+  message(FATAL_ERROR "no headers in INCLUDE_DIR='${INCLUDE_DIR}/nanograph'")
+endif()
+set(warnings -Wall -Wextra -Werror -pedantic-errors)
+set(failed)
+foreach(header IN LISTS headers)
+  foreach(language IN ITEMS c c++)
+    if(language STREQUAL "c")
+      set(command "${C_COMPILER}" -std=c99 ${warnings} -x c)
+    else()
+      set(command "${CXX_COMPILER}" -std=c++17 ${warnings} -x c++)
+    endif()
+    execute_process(COMMAND ${command} -fsyntax-only -I "${INCLUDE_DIR}" "${header}"
+                    RESULT_VARIABLE rc ERROR_VARIABLE diagnostics)
+    if(NOT rc EQUAL 0)
+      list(APPEND failed "${header} as ${language}:\n${diagnostics}")
+    endif()
+  endforeach()
+endforeach()
+if(failed)
+  list(JOIN failed "\n" report)
+  message(FATAL_ERROR "public headers that do not compile on their own:\n${report}")
+endif()
+list(LENGTH headers count)
+message(STATUS "${count} public headers compile alone as C99 and C++17")
