@@ -35,6 +35,12 @@ if(NG_BUILD_TESTS)
   if(NOT cmocka_FOUND)
     ng_missing("CMocka for the tests (or -DNG_BUILD_TESTS=OFF)" libcmocka-dev)
   endif()
+  # Debian's CMocka 1.1.5 config sets variables only; newer ones define the target.
+  if(NOT TARGET cmocka::cmocka)
+    add_library(cmocka::cmocka INTERFACE IMPORTED)
+    target_include_directories(cmocka::cmocka INTERFACE ${CMOCKA_INCLUDE_DIR})
+    target_link_libraries(cmocka::cmocka INTERFACE ${CMOCKA_LIBRARIES})
+  endif()
 endif()
 
 if(NG_BUILD_EXAMPLES)
