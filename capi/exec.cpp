@@ -1,0 +1,180 @@
+// C API of transformers and computations (include/nanograph/exec.h).
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "capi/boundary.hpp"
+#include "capi/graph_handle.hpp"
+#include "capi/tensor_handle.hpp"
+#include "nanograph/exec.h"
+#include "runtime/computation.hpp"
+#include "runtime/transformer.hpp"
+
+struct ng_transformer {
+    uint32_t magic = ng::kTransformerMagic;
+    std::shared_ptr<ng::Transformer> impl;
+};
+
+struct ng_computation {
+    uint32_t magic = ng::kComputationMagic;
+    std::unique_ptr<ng::Computation> impl;
+};
+
+namespace {
+
+using namespace ng::capi;
+
+ng::Transformer &transformer_of(const ng_transformer_t *t, const char *arg) {
+    require(t, arg);
+    if (t->magic != ng::kTransformerMagic) throw ng::invalid_argument(arg, " is not a transformer handle");
+    return *t->impl;
+}
+
+ng::Computation &computation_of(const ng_computation_t *c, const char *arg) {
+    require(c, arg);
+    if (c->magic != ng::kComputationMagic) throw ng::invalid_argument(arg, " is not a computation handle");
+    return *c->impl;
+}
+
+// A persistent tensor: placeholder, persistent tensor or variable (constants have no settable value).
+const ng::Op *persistent_of(const ng_op_t *op, const char *arg) {
+    const ng::Op *o = op_of(const_cast<ng_op_t *>(op), arg);
+    if (!o->is_assignable() || !(o->flags() & ng::kFlagPersistent))
+        throw ng::invalid_argument(arg, " (", o->name, ") is not a persistent tensor");
+    return o;
+}
+
+std::vector<const ng::Op *> ops_of(ng_op_t *const *ops, int32_t n, const char *arg, const char *count_arg) {
+    require_array(ops, n, arg, count_arg);
+    std::vector<const ng::Op *> out;
+    for (int32_t i = 0; i < n; ++i) {
+        std::string name = std::string(arg) + "[" + std::to_string(i) + "]";
+        out.push_back(op_of(ops[i], name.c_str()));
+    }
+    return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+NG_API ng_transformer_t *ng_transformer_create(const char *backend) {
+    return call_returning("ng_transformer_create", static_cast<ng_transformer_t *>(nullptr), [&] {
+        if (backend && std::strcmp(backend, "cpu") != 0)
+            throw ng::unsupported("backend \"", backend, "\" is not available (only \"cpu\")");
+        auto handle = std::make_unique<ng_transformer>();
+        handle->impl = std::make_shared<ng::Transformer>(0);
+        return handle.release();
+    });
+}
+
+NG_API void ng_transformer_destroy(ng_transformer_t *t) {
+    call_silently([&] {
+        if (!t || t->magic != ng::kTransformerMagic) return;
+        t->magic = ng::kDeadMagic;
+        delete t;
+    });
+}
+
+NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t threads) {
+    return call("ng_transformer_set_num_threads", [&] { transformer_of(t, "t").set_threads(threads); });
+}
+
+NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t) {
+    return call_returning("ng_transformer_num_threads", int32_t{-1},
+                          [&] { return static_cast<int32_t>(transformer_of(t, "t").threads()); });
+}
+
+NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *const *results, int32_t nresults,
+                                               ng_op_t *const *params, int32_t nparams) {
+    return call_returning("ng_computation_create", static_cast<ng_computation_t *>(nullptr), [&] {
+        transformer_of(t, "t");
+        auto result_ops = ops_of(results, nresults, "results", "nresults");
+        auto param_ops = ops_of(params, nparams, "params", "nparams");
+        auto handle = std::make_unique<ng_computation>();
+        handle->impl = std::make_unique<ng::Computation>(t->impl, result_ops, param_ops);
+        return handle.release();
+    });
+}
+
+NG_API void ng_computation_destroy(ng_computation_t *c) {
+    call_silently([&] {
+        if (!c || c->magic != ng::kComputationMagic) return;
+        c->magic = ng::kDeadMagic;
+        delete c;
+    });
+}
+
+NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, ng_tensor_t **outputs) {
+    return call("ng_computation_run", [&] {
+        ng::Computation &comp = computation_of(c, "c");
+        const size_t np = comp.params().size(), nr = comp.plan().results.size();
+        require_array(inputs, static_cast<int64_t>(np), "inputs", "the number of parameters");
+        require_array(outputs, static_cast<int64_t>(nr), "outputs", "the number of results");
+        std::vector<const ng::Tensor *> in(np);
+        for (size_t i = 0; i < np; ++i) {
+            std::string name = "inputs[" + std::to_string(i) + "]";
+            in[i] = &tensor_of(inputs[i], name.c_str());
+        }
+        std::vector<ng::Tensor> out(nr);
+        std::vector<bool> given(nr, false);
+        for (size_t i = 0; i < nr; ++i) {
+            if (!outputs[i]) continue;
+            std::string name = "outputs[" + std::to_string(i) + "]";
+            out[i] = tensor_of(outputs[i], name.c_str());  // a view sharing the caller's storage
+            given[i] = true;
+        }
+        comp.run(in, out, given);
+        // Only now, with nothing left to fail, hand new tensors to the NULL slots.
+        std::vector<ng_tensor_t *> fresh(nr, nullptr);
+        try {
+            for (size_t i = 0; i < nr; ++i)
+                if (!given[i]) fresh[i] = new_tensor_handle(std::move(out[i]));
+        } catch (...) {
+            for (ng_tensor_t *f : fresh) ng_tensor_release(f);
+            throw;
+        }
+        for (size_t i = 0; i < nr; ++i)
+            if (!given[i]) outputs[i] = fresh[i];
+    });
+}
+
+NG_API ng_status_t ng_computation_stats(const ng_computation_t *c, ng_computation_stats_t *out) {
+    return call("ng_computation_stats", [&] {
+        const ng::Computation &comp = computation_of(c, "c");
+        require(out, "out");
+        const ng::Plan &p = comp.plan();
+        out->arena_bytes = p.arena_bytes;
+        out->num_buffers = p.num_arena_buffers;
+        out->num_kernels = static_cast<int32_t>(p.steps.size());
+        out->num_nodes = p.num_nodes;
+        out->num_source_ops = comp.num_source_ops();
+        out->buffer_bytes = p.buffer_bytes;
+    });
+}
+
+NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent, ng_tensor_t **out) {
+    if (out) *out = nullptr;
+    return call("ng_transformer_get_value", [&] {
+        ng::Transformer &tr = transformer_of(t, "t");
+        require(out, "out");
+        const ng::Op *op = persistent_of(persistent, "persistent");
+        if (!tr.has_value(op) && !(op->flags() & ng::kFlagConstant))
+            throw ng::not_found(op->name, " has no value yet (never set, and no computation using it has run)");
+        const ng::Tensor &v = tr.value(op);
+        ng::Tensor copy = ng::Tensor::zeros(v.dtype(), v.shape());
+        copy.copy_from(v);
+        *out = new_tensor_handle(std::move(copy));
+    });
+}
+
+NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *persistent, const ng_tensor_t *value) {
+    return call("ng_transformer_set_value", [&] {
+        ng::Transformer &tr = transformer_of(t, "t");
+        const ng::Op *op = persistent_of(persistent, "persistent");
+        if (op->flags() & ng::kFlagConstant) throw ng::invalid_argument(op->name, " is a constant");
+        tr.set_value(op, tensor_of(value, "value"));
+    });
+}
+
+}  // extern "C"

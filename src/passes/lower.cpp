@@ -1,0 +1,196 @@
+#include "passes/lower.hpp"
+
+#include <cstring>
+
+#include "core/checked_math.hpp"
+#include "passes/lowering_context.hpp"
+
+namespace ng {
+
+Lowering::Lowering(const ExecGraph &g) : graph(g) {
+    const size_t n = g.nodes.size();
+    values.resize(n);
+    uses.assign(n, 0);
+    fused.assign(n, 0);
+    version.assign(n, 0);
+}
+
+int32_t Lowering::new_arena_buffer(DType dt, int64_t numel) {
+    Buffer b;
+    b.kind = Buffer::Kind::Arena;
+    b.dtype = dt;
+    b.bytes = checked_bytes(numel, dtype_size(dt), "intermediate value");
+    plan.buffers.push_back(std::move(b));
+    writes_to_buffer.push_back(0);
+    return static_cast<int32_t>(plan.buffers.size() - 1);
+}
+
+int32_t Lowering::new_constant_buffer(DType dt, const std::vector<int64_t> &shape, const void *data) {
+    Buffer b;
+    b.kind = Buffer::Kind::Constant;
+    b.dtype = dt;
+    b.bytes = checked_bytes(checked_numel(shape, "constant"), dtype_size(dt), "constant");
+    b.constant = Storage::allocate(b.bytes);
+    if (b.bytes) std::memcpy(b.constant->data(), data, b.bytes);
+    plan.buffers.push_back(std::move(b));
+    writes_to_buffer.push_back(0);
+    return static_cast<int32_t>(plan.buffers.size() - 1);
+}
+
+Value Lowering::row_major(int32_t buffer, const std::vector<int64_t> &shape) const {
+    Value v;
+    v.buffer = buffer;
+    v.layout.shape = shape;
+    v.layout.strides = row_major_strides(shape);
+    return v;
+}
+
+Operand Lowering::operand(const Value &v, const Axes &value_axes, const Axes &space) const {
+    Operand o;
+    o.buffer = v.buffer;
+    o.offset = v.layout.offset;
+    o.strides.assign(space.size(), 0);
+    for (size_t i = 0; i < value_axes.size(); ++i) {
+        int32_t at = find_axis(space, value_axes[i]);
+        if (at < 0) {
+            // A length-1 axis the space does not have contributes nothing.
+            if (value_axes[i]->length == 1) continue;
+            throw internal_error("axis ", value_axes[i]->name, " is not in the iteration space");
+        }
+        o.strides[at] += v.layout.strides[i];
+    }
+    return o;
+}
+
+Operand Lowering::read(int32_t id, const Axes &space) {
+    const Value &v = values[id];
+    if (v.buffer < 0) throw internal_error("node ", id, " read before it was lowered");
+    if (version[id] != writes_to_buffer[v.buffer]) {
+        const Op *o = graph.nodes[id].origin;
+        throw unsupported("a value of ", o ? o->name : std::string("a persistent tensor"),
+                          " is read after an assign overwrote the tensor it views; compute it after the assign "
+                          "or copy it first");
+    }
+    return operand(v, graph.nodes[id].axes, space);
+}
+
+int32_t Lowering::add_step(Step step) {
+    plan.steps.push_back(std::move(step));
+    return static_cast<int32_t>(plan.steps.size() - 1);
+}
+
+Value Lowering::pack(int32_t id, const Axes &order) {
+    const Node &n = graph.nodes[id];
+    std::vector<int64_t> shape;
+    for (const Axis *a : order) shape.push_back(a->length);
+    int32_t buffer = new_arena_buffer(n.dtype, checked_numel(shape, "packed value"));
+    Value packed = row_major(buffer, shape);
+    Step s;
+    s.kind = Step::Kind::Copy;
+    s.dtype = n.dtype;
+    s.shape = shape;
+    s.inputs.push_back(read(id, order));
+    s.output = operand(packed, order, order);
+    add_step(std::move(s));
+    return packed;
+}
+
+void Lowering::count_uses() {
+    for (const Node &n : graph.nodes)
+        for (int32_t a : n.args) ++uses[a];
+    for (int32_t r : graph.results) ++uses[r];
+}
+
+namespace {
+
+bool is_elementwise(OpKind k) {
+    if (k == OpKind::StopGradient) return false;
+    return op_kind_is_elementwise_unary(k) || op_kind_is_elementwise_binary(k) || k == OpKind::Select ||
+           k == OpKind::Cast;
+}
+
+bool is_fusing_reduction(OpKind k) {
+    return k == OpKind::Sum || k == OpKind::Max || k == OpKind::Min || k == OpKind::Prod || k == OpKind::Mean;
+}
+
+bool same_axis_set(const Axes &a, const Axes &b) {
+    if (a.size() != b.size()) return false;
+    for (const Axis *x : a)
+        if (find_axis(b, x) < 0) return false;
+    return true;
+}
+
+}  // namespace
+
+// A producer is fused into its consumer when it is an elementwise op read once, by an
+// elementwise op or a reduction whose iteration space has exactly the producer's axes (so
+// nothing is recomputed).
+void Lowering::mark_fusible() {
+    const int32_t n = static_cast<int32_t>(graph.nodes.size());
+    std::vector<char> is_result(n, 0);
+    for (int32_t r : graph.results) is_result[r] = 1;
+    for (int32_t c = 0; c < n; ++c) {
+        const Node &consumer = graph.nodes[c];
+        bool ew = is_elementwise(consumer.kind);
+        if (!ew && !is_fusing_reduction(consumer.kind)) continue;
+        const Axes &space = ew ? consumer.axes : graph.nodes[consumer.args[0]].axes;
+        for (int32_t p : consumer.args) {
+            const Node &producer = graph.nodes[p];
+            if (!is_elementwise(producer.kind) || uses[p] != 1 || is_result[p]) continue;
+            if (!same_axis_set(producer.axes, space)) continue;
+            fused[p] = 1;
+        }
+    }
+}
+
+void Lowering::lower_node(int32_t id) {
+    const Node &n = graph.nodes[id];
+    if (fused[id]) return;  // computed inside its consumer
+    switch (n.kind) {
+    case OpKind::AssignableTensor: lower_leaf(*this, id); break;
+    case OpKind::Broadcast:
+    case OpKind::AxesWithOrder:
+    case OpKind::CastAxes:
+    case OpKind::Slice:
+    case OpKind::Flatten:
+    case OpKind::Unflatten:
+    case OpKind::StopGradient: lower_view(*this, id); break;
+    case OpKind::Sum:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Prod:
+    case OpKind::Mean: lower_reduction(*this, id); break;
+    case OpKind::Argmax:
+    case OpKind::Argmin: lower_arg_reduction(*this, id); break;
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax: lower_softmax(*this, id); break;
+    case OpKind::Dot: lower_dot(*this, id); break;
+    case OpKind::Pad:
+    case OpKind::Concat:
+    case OpKind::OneHot: lower_data_movement(*this, id); break;
+    case OpKind::Assign: lower_assign(*this, id); break;
+    case OpKind::Sequential: throw internal_error("sequential left in the compiled graph");
+    default:
+        if (!is_elementwise(n.kind)) throw unsupported("op type ", op_kind_name(n.kind), " cannot be compiled");
+        lower_elementwise(*this, id);
+    }
+    if (values[id].buffer >= 0) version[id] = writes_to_buffer[values[id].buffer];
+}
+
+Plan Lowering::run() {
+    count_uses();
+    mark_fusible();
+    for (int32_t i = 0; i < static_cast<int32_t>(graph.nodes.size()); ++i) lower_node(i);
+    for (int32_t r : graph.results) {
+        plan.results.push_back(values[r]);
+        plan.result_shapes.push_back(graph.nodes[r].shape());
+        plan.result_dtypes.push_back(graph.nodes[r].dtype);
+    }
+    for (int32_t p : graph.params) plan.param_buffers.push_back(p >= 0 ? values[p].buffer : -1);
+    plan.num_nodes = static_cast<int32_t>(graph.nodes.size());
+    return std::move(plan);
+}
+
+Plan lower(const ExecGraph &graph) { return Lowering(graph).run(); }
+
+}  // namespace ng

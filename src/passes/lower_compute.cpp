@@ -1,0 +1,225 @@
+// Lowering of the ops that compute: elementwise programs (with their fused producers),
+// reductions, arg-reductions, softmax and dot.
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "core/checked_math.hpp"
+#include "passes/lowering_context.hpp"
+
+namespace ng {
+
+namespace {
+
+using kernels::Instruction;
+
+Instruction instruction_for(const Node &n, const ExecGraph &g) {
+    Instruction ins{};
+    ins.dtype = g.nodes[n.args.at(0)].dtype;
+    switch (n.kind) {
+#define UNARY(K)                                   \
+    case OpKind::K:                                \
+        ins.type = Instruction::Type::Unary;       \
+        ins.fn = int32_t(kernels::UnaryFn::K);     \
+        break;
+        UNARY(Negative) UNARY(Absolute) UNARY(Sign) UNARY(Exp) UNARY(Log) UNARY(Sqrt) UNARY(Square)
+        UNARY(Reciprocal) UNARY(Sigmoid) UNARY(Relu) UNARY(Sin) UNARY(Cos) UNARY(Tanh)
+#undef UNARY
+#define BINARY(K)                                  \
+    case OpKind::K:                                \
+        ins.type = Instruction::Type::Binary;      \
+        ins.fn = int32_t(kernels::BinaryFn::K);    \
+        break;
+        BINARY(Add) BINARY(Subtract) BINARY(Multiply) BINARY(Divide) BINARY(Power) BINARY(Maximum) BINARY(Minimum)
+#undef BINARY
+#define COMPARE(K)                                 \
+    case OpKind::K:                                \
+        ins.type = Instruction::Type::Compare;     \
+        ins.fn = int32_t(kernels::CompareFn::K);   \
+        break;
+        COMPARE(Equal) COMPARE(NotEqual) COMPARE(Less) COMPARE(LessEqual) COMPARE(Greater) COMPARE(GreaterEqual)
+#undef COMPARE
+    case OpKind::Select:
+        ins.type = Instruction::Type::Select;
+        ins.dtype = n.dtype;
+        break;
+    case OpKind::Cast:
+        ins.type = Instruction::Type::Cast;
+        ins.to = n.dtype;
+        break;
+    default: throw internal_error("not an elementwise op: ", op_kind_name(n.kind));
+    }
+    return ins;
+}
+
+// Builds the program computing node `root` over `space`, inlining fused producers.
+class ProgramBuilder {
+public:
+    ProgramBuilder(Lowering &L, const Axes &space) : L_(L), space_(space) {}
+
+    kernels::Program build(int32_t root, std::vector<Operand> &inputs) {
+        program_.result = emit_instruction(root, inputs);
+        // Instruction registers come after the inputs, whose number is known only now.
+        const int32_t ni = static_cast<int32_t>(program_.inputs.size());
+        auto resolve = [ni](int32_t &reg) {
+            if (reg <= kInstructionTag) reg = ni + (kInstructionTag - reg);
+        };
+        for (Instruction &ins : program_.code)
+            for (int32_t &src : ins.src) resolve(src);
+        resolve(program_.result);
+        return std::move(program_);
+    }
+
+private:
+    // While building, instruction k's register is encoded as kInstructionTag - k.
+    static constexpr int32_t kInstructionTag = -10;
+
+    int32_t emit_value(int32_t id, std::vector<Operand> &inputs) {
+        auto known = reg_of_.find(id);
+        if (known != reg_of_.end()) return known->second;
+        int32_t reg;
+        if (L_.fused[id]) {
+            reg = emit_instruction(id, inputs);
+        } else {
+            reg = static_cast<int32_t>(program_.inputs.size());
+            program_.inputs.push_back(L_.graph.nodes[id].dtype);
+            inputs.push_back(L_.read(id, space_));
+        }
+        reg_of_[id] = reg;
+        return reg;
+    }
+
+    int32_t emit_instruction(int32_t id, std::vector<Operand> &inputs) {
+        const Node &n = L_.graph.nodes[id];
+        Instruction ins = instruction_for(n, L_.graph);
+        for (size_t i = 0; i < n.args.size() && i < 3; ++i) ins.src[i] = emit_value(n.args[i], inputs);
+        program_.code.push_back(ins);
+        return kInstructionTag - static_cast<int32_t>(program_.code.size() - 1);
+    }
+
+    Lowering &L_;
+    const Axes &space_;
+    kernels::Program program_;
+    std::unordered_map<int32_t, int32_t> reg_of_;
+};
+
+// A program that just passes its single input through (a reduction of a stored value).
+kernels::Program identity_program(DType dt) {
+    kernels::Program p;
+    p.inputs = {dt};
+    p.result = 0;
+    return p;
+}
+
+kernels::ReduceFn reduce_fn(OpKind k) {
+    switch (k) {
+    case OpKind::Sum:
+    case OpKind::Mean: return kernels::ReduceFn::Sum;
+    case OpKind::Max: return kernels::ReduceFn::Max;
+    case OpKind::Min: return kernels::ReduceFn::Min;
+    case OpKind::Prod: return kernels::ReduceFn::Prod;
+    default: throw internal_error("not a reduction: ", op_kind_name(k));
+    }
+}
+
+const Axis *single_axis(const Node &n) {
+    if (n.attrs.axis) return n.attrs.axis;
+    if (n.attrs.axes.size() == 1) return n.attrs.axes[0];
+    throw internal_error(op_kind_name(n.kind), " needs exactly one axis");
+}
+
+}  // namespace
+
+void lower_elementwise(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    Step s;
+    s.kind = Step::Kind::Elementwise;
+    s.shape = n.shape();
+    s.program = ProgramBuilder(L, n.axes).build(id, s.inputs);
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), s.shape);
+    s.output = L.operand(L.values[id], n.axes, n.axes);
+    L.add_step(std::move(s));
+}
+
+void lower_reduction(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const int32_t x = n.args.at(0);
+    const Node &xn = L.graph.nodes[x];
+    Step s;
+    s.kind = Step::Kind::Reduce;
+    s.reduce_fn = reduce_fn(n.kind);
+    s.shape = xn.shape();
+    if (L.fused[x])
+        s.program = ProgramBuilder(L, xn.axes).build(x, s.inputs);
+    else {
+        s.program = identity_program(xn.dtype);
+        s.inputs.push_back(L.read(x, xn.axes));
+    }
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), n.shape());
+    s.output = L.operand(L.values[id], n.axes, xn.axes);
+    L.add_step(std::move(s));
+    if (n.kind != OpKind::Mean) return;
+
+    // mean = sum / count, in place over the (small) reduced result.
+    int64_t count = checked_numel(xn.shape(), "mean") / std::max<int64_t>(1, n.numel());
+    std::vector<uint8_t> bytes(dtype_size(n.dtype));
+    visit_dtype(n.dtype, [&](auto zero) {
+        auto c = static_cast<decltype(zero)>(count);
+        std::memcpy(bytes.data(), &c, sizeof c);
+    });
+    Value divisor = L.row_major(L.new_constant_buffer(n.dtype, {}, bytes.data()), {});
+    Step d;
+    d.kind = Step::Kind::Elementwise;
+    d.shape = n.shape();
+    d.program.inputs = {n.dtype, n.dtype};
+    Instruction div{};
+    div.type = Instruction::Type::Binary;
+    div.fn = int32_t(kernels::BinaryFn::Divide);
+    div.dtype = n.dtype;
+    div.src[0] = 0;
+    div.src[1] = 1;
+    d.program.code = {div};
+    d.program.result = 2;
+    d.inputs = {L.operand(L.values[id], n.axes, n.axes), L.operand(divisor, {}, n.axes)};
+    d.output = L.operand(L.values[id], n.axes, n.axes);
+    L.add_step(std::move(d));
+}
+
+void lower_arg_reduction(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const int32_t x = n.args.at(0);
+    const Node &xn = L.graph.nodes[x];
+    Step s;
+    s.kind = Step::Kind::ArgReduce;
+    s.flag = n.kind == OpKind::Argmax;
+    s.dtype = xn.dtype;
+    s.shape = xn.shape();
+    s.dim = find_axis(xn.axes, single_axis(n));
+    if (s.dim < 0) throw internal_error("arg-reduction axis not in operand");
+    s.inputs.push_back(L.read(x, xn.axes));
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), n.shape());
+    s.output = L.operand(L.values[id], n.axes, xn.axes);
+    L.add_step(std::move(s));
+}
+
+void lower_softmax(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const int32_t x = n.args.at(0);
+    Step s;
+    s.kind = Step::Kind::Softmax;
+    s.flag = n.kind == OpKind::LogSoftmax;
+    s.dtype = n.dtype;
+    s.shape = n.shape();
+    s.reduced.assign(n.axes.size(), n.attrs.axes.empty());
+    for (const Axis *a : n.attrs.axes) {
+        int32_t at = find_axis(n.axes, a);
+        if (at < 0) throw internal_error("softmax axis not in operand");
+        s.reduced[at] = true;
+    }
+    s.inputs.push_back(L.read(x, n.axes));
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), s.shape);
+    s.output = L.operand(L.values[id], n.axes, n.axes);
+    L.add_step(std::move(s));
+}
+
+}  // namespace ng

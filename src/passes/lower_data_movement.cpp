@@ -1,0 +1,86 @@
+// Lowering of the ops that move data into a new buffer: pad (seed 000's complex view: zeros
+// around a copy), concat (copies into slices of the result) and one-hot.
+#include "passes/lowering_context.hpp"
+
+namespace ng {
+
+namespace {
+
+// Output value of `id` in a new zero-filled arena buffer.
+Value zeroed_output(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    Value out = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), n.shape());
+    Step fill;
+    fill.kind = Step::Kind::Fill;
+    fill.dtype = n.dtype;
+    fill.shape = n.shape();
+    fill.output = L.operand(out, n.axes, n.axes);
+    L.add_step(std::move(fill));
+    return out;
+}
+
+// Copies node `src` into `dst` (a value over `dst_axes`), with `dst`'s offset moved by `shift`.
+void copy_into(Lowering &L, int32_t src, const Value &dst, const Axes &dst_axes, int64_t shift) {
+    const Node &sn = L.graph.nodes[src];
+    Step s;
+    s.kind = Step::Kind::Copy;
+    s.dtype = sn.dtype;
+    s.shape = sn.shape();
+    s.inputs.push_back(L.read(src, sn.axes));
+    s.output = L.operand(dst, dst_axes, sn.axes);
+    s.output.offset += shift;
+    L.add_step(std::move(s));
+}
+
+}  // namespace
+
+void lower_data_movement(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    Value out = zeroed_output(L, id);
+    switch (n.kind) {
+    case OpKind::Pad: {
+        int64_t shift = 0;
+        for (size_t i = 0; i < n.attrs.padding.size(); ++i) shift += n.attrs.padding[i].first * out.layout.strides[i];
+        copy_into(L, n.args.at(0), out, n.axes, shift);
+        break;
+    }
+    case OpKind::Concat: {
+        const Axis *along = n.attrs.axis;
+        int32_t dim = find_axis(n.axes, along);
+        if (dim < 0) throw internal_error("concat axis not in result");
+        int64_t start = 0;
+        for (int32_t arg : n.args) {
+            copy_into(L, arg, out, n.axes, start * out.layout.strides[dim]);
+            int32_t at = find_axis(L.graph.nodes[arg].axes, along);
+            start += at < 0 ? 1 : L.graph.nodes[arg].axes[at]->length;
+        }
+        break;
+    }
+    case OpKind::OneHot: {
+        const int32_t x = n.args.at(0);
+        const Node &xn = L.graph.nodes[x];
+        int32_t dim = find_axis(n.axes, n.attrs.axis);
+        if (dim < 0) throw internal_error("one-hot axis not in result");
+        Step s;
+        s.kind = Step::Kind::OneHot;
+        s.dtype = n.dtype;
+        s.shape = xn.shape();
+        s.inputs.push_back(L.read(x, xn.axes));
+        Value without = out;
+        without.layout.shape.erase(without.layout.shape.begin() + dim);
+        without.layout.strides.erase(without.layout.strides.begin() + dim);
+        Axes others = n.axes;
+        others.erase(others.begin() + dim);
+        s.output = L.operand(without, others, xn.axes);
+        s.depth = n.axes[dim]->length;
+        s.depth_stride = out.layout.strides[dim];
+        s.program.inputs = {xn.dtype};
+        L.add_step(std::move(s));
+        break;
+    }
+    default: throw internal_error("not a data-movement op: ", op_kind_name(n.kind));
+    }
+    L.values[id] = out;
+}
+
+}  // namespace ng

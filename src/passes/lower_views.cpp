@@ -1,0 +1,196 @@
+// Lowering of leaves (constants, parameters, persistent tensors), views and assignments: none
+// of these computes anything except an assignment's copy.
+#include <algorithm>
+
+#include "core/checked_math.hpp"
+#include "passes/lowering_context.hpp"
+
+namespace ng {
+
+void lower_leaf(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const auto shape = n.shape();
+    auto param = std::find(L.graph.params.begin(), L.graph.params.end(), id);
+    if (n.is_constant()) {
+        size_t bytes = checked_bytes(checked_numel(shape, "constant"), dtype_size(n.dtype), "constant");
+        if (n.attrs.data.size() != bytes) throw internal_error("constant ", n.origin ? n.origin->name : "", " has ",
+                                                                n.attrs.data.size(), " bytes of data, expected ", bytes);
+        L.values[id] = L.row_major(L.new_constant_buffer(n.dtype, shape, n.attrs.data.data()), shape);
+        return;
+    }
+    Buffer b;
+    b.dtype = n.dtype;
+    b.bytes = checked_bytes(checked_numel(shape, "tensor"), dtype_size(n.dtype), "tensor");
+    if (param != L.graph.params.end()) {
+        b.kind = Buffer::Kind::Param;
+        b.param = static_cast<int32_t>(param - L.graph.params.begin());
+    } else {
+        b.kind = Buffer::Kind::Persistent;
+        b.persistent = n.origin;
+    }
+    L.plan.buffers.push_back(std::move(b));
+    L.writes_to_buffer.push_back(0);
+    L.values[id] = L.row_major(static_cast<int32_t>(L.plan.buffers.size() - 1), shape);
+}
+
+namespace {
+
+// The layout of `arg` seen through the axes of a broadcast / reorder: by name, 0 for new axes.
+Layout restride_by_name(const Value &arg, const Axes &arg_axes, const Axes &axes) {
+    Layout l;
+    l.offset = arg.layout.offset;
+    for (const Axis *a : axes) {
+        int32_t at = find_axis(arg_axes, a);
+        l.shape.push_back(a->length);
+        l.strides.push_back(at < 0 ? 0 : arg.layout.strides[at]);
+    }
+    return l;
+}
+
+Layout slice_layout(const Layout &in, const std::vector<SliceSpec> &specs) {
+    if (specs.size() != in.shape.size()) throw internal_error("slice has ", specs.size(), " specs for rank ", in.shape.size());
+    Layout l;
+    l.offset = in.offset;
+    for (size_t i = 0; i < specs.size(); ++i) {
+        const SliceSpec &s = specs[i];
+        l.offset += s.start * in.strides[i];
+        if (s.drop) continue;
+        int64_t length = s.step > 0 ? (s.stop > s.start ? (s.stop - s.start + s.step - 1) / s.step : 0)
+                                    : (s.start > s.stop ? (s.start - s.stop - s.step - 1) / -s.step : 0);
+        l.shape.push_back(length);
+        l.strides.push_back(in.strides[i] * s.step);
+    }
+    return l;
+}
+
+// Merges the arg dims [first, first + count) into one dim if strides allow; returns false if not.
+bool merge_dims(const Layout &in, size_t first, size_t count, int64_t &stride) {
+    stride = 1;
+    bool have = false;
+    int64_t inner_extent = 0;
+    for (size_t k = first + count; k-- > first;) {
+        if (in.shape[k] == 1) continue;
+        if (!have) {
+            stride = in.strides[k];
+            inner_extent = in.strides[k] * in.shape[k];
+            have = true;
+        } else {
+            if (in.strides[k] != inner_extent) return false;
+            inner_extent *= in.shape[k];
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+void lower_view(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const int32_t arg = n.args.at(0);
+    const Node &a = L.graph.nodes[arg];
+    Value v;
+    v.buffer = L.values[arg].buffer;
+    const Layout &in = L.values[arg].layout;
+    switch (n.kind) {
+    case OpKind::Broadcast:
+    case OpKind::AxesWithOrder: v.layout = restride_by_name(L.values[arg], a.axes, n.axes); break;
+    case OpKind::CastAxes:
+    case OpKind::StopGradient: v.layout = in; break;
+    case OpKind::Slice: v.layout = slice_layout(in, n.attrs.slices); break;
+    case OpKind::Unflatten: {
+        v.layout.offset = in.offset;
+        for (size_t i = 0; i < a.axes.size(); ++i) {
+            const Axis *ax = a.axes[i];
+            if (ax->components.empty()) {
+                v.layout.shape.push_back(ax->length);
+                v.layout.strides.push_back(in.strides[i]);
+                continue;
+            }
+            int64_t inner = 1;
+            std::vector<int64_t> strides(ax->components.size());
+            for (size_t c = ax->components.size(); c-- > 0;) {
+                strides[c] = in.strides[i] * inner;
+                inner *= ax->components[c]->length;
+            }
+            for (size_t c = 0; c < ax->components.size(); ++c) {
+                v.layout.shape.push_back(ax->components[c]->length);
+                v.layout.strides.push_back(strides[c]);
+            }
+        }
+        break;
+    }
+    case OpKind::Flatten: {
+        // Walk the result axes; a flattened one consumes as many arg axes as it has components.
+        Layout l;
+        l.offset = in.offset;
+        size_t pos = 0;
+        bool ok = true;
+        for (const Axis *ax : n.axes) {
+            size_t count = ax->components.empty() ? 1 : ax->components.size();
+            int64_t stride = 0;
+            if (!merge_dims(in, pos, count, stride)) ok = false;
+            l.shape.push_back(ax->length);
+            l.strides.push_back(stride);
+            pos += count;
+        }
+        if (ok) {
+            v.layout = l;
+        } else {
+            // The strides do not allow it: flatten a row-major copy (seed 002: "a shuffled copy").
+            Value packed = L.pack(arg, a.axes);
+            v.buffer = packed.buffer;
+            v.layout.offset = 0;
+            v.layout.shape = n.shape();
+            v.layout.strides = row_major_strides(v.layout.shape);
+        }
+        break;
+    }
+    default: throw internal_error("not a view: ", op_kind_name(n.kind));
+    }
+    L.values[id] = v;
+    // A view sees the argument's buffer as of the argument's version.
+    L.version[id] = L.version[arg];
+}
+
+void lower_assign(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const int32_t target = n.args.at(0), rhs = n.args.at(1);
+    const Value &dst = L.values[target];
+    const Buffer &tb = L.plan.buffers.at(dst.buffer);
+    if (tb.kind == Buffer::Kind::Param)
+        throw unsupported("assign to ", n.origin && !n.origin->args.empty() ? n.origin->args[0]->name : "a placeholder",
+                          ", which is a parameter of this computation");
+    if (tb.kind != Buffer::Kind::Persistent) throw invalid_argument("assign target is not a persistent tensor");
+    const Axes &space = L.graph.nodes[target].axes;
+
+    Step s;
+    s.shape = L.graph.nodes[target].shape();
+    Operand src = L.read(rhs, space);
+    // Writing a tensor from a differently-strided view of itself would read overwritten values.
+    if (src.buffer == dst.buffer) {
+        Value packed = L.pack(rhs, L.graph.nodes[rhs].axes);
+        src = L.operand(packed, L.graph.nodes[rhs].axes, space);
+    }
+    const DType from = L.graph.nodes[rhs].dtype;
+    if (from == n.dtype) {
+        s.kind = Step::Kind::Copy;
+        s.dtype = n.dtype;
+    } else {
+        s.kind = Step::Kind::Elementwise;
+        s.program.inputs = {from};
+        kernels::Instruction cast{};
+        cast.type = kernels::Instruction::Type::Cast;
+        cast.dtype = from;
+        cast.to = n.dtype;
+        cast.src[0] = 0;
+        s.program.code = {cast};
+        s.program.result = 1;
+    }
+    s.inputs.push_back(src);
+    s.output = L.operand(dst, space, space);
+    L.add_step(std::move(s));
+    ++L.writes_to_buffer[dst.buffer];
+    L.values[id] = dst;
+}
+
+}  // namespace ng

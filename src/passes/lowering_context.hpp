@@ -1,0 +1,62 @@
+// Shared state of one lowering (passes/lower*.cpp): the plan being built, the value of every
+// node lowered so far, and helpers that make buffers, steps and operands.
+#pragma once
+
+#include <vector>
+
+#include "graph/axes_rules.hpp"
+#include "passes/exec_graph.hpp"
+#include "runtime/plan.hpp"
+
+namespace ng {
+
+class Lowering {
+public:
+    explicit Lowering(const ExecGraph &graph);
+    Plan run();
+
+    // ---- used by the per-kind lowering functions ----
+    const ExecGraph &graph;
+    Plan plan;
+    std::vector<Value> values;       // per node; buffer -1 until lowered (or when fused away)
+    std::vector<int32_t> uses;       // how many args/results refer to each node
+    std::vector<char> fused;         // node is computed inside its consumer's program
+    std::vector<int32_t> version;    // per node: writes to its buffer seen when it was lowered
+
+    int32_t new_arena_buffer(DType dt, int64_t numel);
+    int32_t new_constant_buffer(DType dt, const std::vector<int64_t> &shape, const void *data);
+    Value row_major(int32_t buffer, const std::vector<int64_t> &shape) const;
+    // The value `v` (over `value_axes`) seen from an iteration space over `space` (by axis name):
+    // axes of the space the value lacks get stride 0.
+    Operand operand(const Value &v, const Axes &value_axes, const Axes &space) const;
+    // Operand of node `id`'s value; checks it has not been overwritten since (SSA hazard).
+    Operand read(int32_t id, const Axes &space);
+    // Copies node `id`'s value into a new row-major arena buffer over `order` (a permutation of
+    // its axes) and returns that value.
+    Value pack(int32_t id, const Axes &order);
+    int32_t add_step(Step step);
+
+    // Bookkeeping of writes into persistent buffers (Assign).
+    std::vector<int32_t> writes_to_buffer;
+
+private:
+    void lower_node(int32_t id);
+    void count_uses();
+    void mark_fusible();
+};
+
+// Per-kind lowering, one file each.
+void lower_leaf(Lowering &L, int32_t id);
+void lower_view(Lowering &L, int32_t id);
+void lower_elementwise(Lowering &L, int32_t id);
+void lower_reduction(Lowering &L, int32_t id);
+void lower_arg_reduction(Lowering &L, int32_t id);
+void lower_softmax(Lowering &L, int32_t id);
+void lower_dot(Lowering &L, int32_t id);
+void lower_data_movement(Lowering &L, int32_t id);  // Pad, Concat, OneHot
+void lower_assign(Lowering &L, int32_t id);
+
+// Position of the axis named like `a` in `axes`, or -1.
+inline int32_t find_axis(const Axes &axes, const Axis *a) { return find_by_name(axes, a->name); }
+
+}  // namespace ng

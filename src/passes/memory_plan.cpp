@@ -1,0 +1,107 @@
+#include "passes/memory_plan.hpp"
+
+#include <algorithm>
+
+namespace ng {
+
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+size_t align_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+
+// Follows in-place reuse to the buffer that owns the memory.
+int32_t owner(const Plan &plan, int32_t b) {
+    while (plan.buffers[b].reuses >= 0) b = plan.buffers[b].reuses;
+    return b;
+}
+
+void compute_liveness(Plan &plan) {
+    auto touch = [&](int32_t b, int32_t step) {
+        if (b < 0) return;
+        Buffer &buf = plan.buffers[b];
+        if (buf.first_step < 0) buf.first_step = step;
+        buf.last_step = std::max(buf.last_step, step);
+    };
+    for (int32_t i = 0; i < static_cast<int32_t>(plan.steps.size()); ++i) {
+        const Step &s = plan.steps[i];
+        for (const Operand &o : s.inputs) touch(o.buffer, i);
+        touch(s.output.buffer, i);
+    }
+    // Results are read after the last step.
+    const int32_t end = static_cast<int32_t>(plan.steps.size());
+    for (const Value &v : plan.results) touch(v.buffer, end);
+}
+
+// An elementwise step can write over an arena input that dies at that step when the input is
+// read at exactly the positions written (same offset and strides) and has the same size.
+void reuse_in_place(Plan &plan) {
+    for (int32_t i = 0; i < static_cast<int32_t>(plan.steps.size()); ++i) {
+        Step &s = plan.steps[i];
+        if (s.kind != Step::Kind::Elementwise) continue;
+        Buffer &out = plan.buffers[s.output.buffer];
+        if (out.kind != Buffer::Kind::Arena || out.first_step != i || out.reuses >= 0) continue;
+        for (const Operand &in : s.inputs) {
+            if (in.buffer < 0 || in.buffer == s.output.buffer) continue;
+            int32_t root = owner(plan, in.buffer);
+            Buffer &src = plan.buffers[root];
+            if (src.kind != Buffer::Kind::Arena || src.last_step != i) continue;
+            if (plan.buffers[in.buffer].bytes != out.bytes || in.offset != s.output.offset ||
+                in.strides != s.output.strides)
+                continue;
+            out.reuses = root;
+            src.last_step = std::max(src.last_step, out.last_step);
+            break;
+        }
+    }
+}
+
+}  // namespace
+
+void plan_memory(Plan &plan) {
+    compute_liveness(plan);
+    reuse_in_place(plan);
+
+    struct Placed {
+        size_t offset, bytes;
+        int32_t first, last;
+    };
+    std::vector<int32_t> order;
+    plan.buffer_bytes = 0;
+    plan.num_arena_buffers = 0;
+    for (int32_t b = 0; b < static_cast<int32_t>(plan.buffers.size()); ++b) {
+        const Buffer &buf = plan.buffers[b];
+        if (buf.kind != Buffer::Kind::Arena) continue;
+        ++plan.num_arena_buffers;
+        plan.buffer_bytes += buf.bytes;
+        if (buf.reuses < 0) order.push_back(b);
+    }
+    // Largest first, then earliest: a classic greedy that packs well for chains of ops.
+    std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
+        const Buffer &a = plan.buffers[x], &b = plan.buffers[y];
+        return a.bytes != b.bytes ? a.bytes > b.bytes : a.first_step < b.first_step;
+    });
+    std::vector<Placed> placed;
+    size_t arena = 0;
+    for (int32_t b : order) {
+        Buffer &buf = plan.buffers[b];
+        const size_t size = align_up(std::max<size_t>(buf.bytes, 1));
+        std::vector<std::pair<size_t, size_t>> busy;  // [offset, end) of overlapping lifetimes
+        for (const Placed &p : placed)
+            if (!(p.last < buf.first_step || buf.last_step < p.first)) busy.emplace_back(p.offset, p.offset + p.bytes);
+        std::sort(busy.begin(), busy.end());
+        size_t offset = 0;
+        for (const auto &[lo, hi] : busy) {
+            if (offset + size <= lo) break;
+            offset = std::max(offset, hi);
+        }
+        buf.arena_offset = offset;
+        placed.push_back({offset, size, buf.first_step, buf.last_step});
+        arena = std::max(arena, offset + size);
+    }
+    for (Buffer &buf : plan.buffers)
+        if (buf.kind == Buffer::Kind::Arena && buf.reuses >= 0) buf.arena_offset = plan.buffers[owner(plan, static_cast<int32_t>(&buf - plan.buffers.data()))].arena_offset;
+    plan.arena_bytes = arena;
+}
+
+}  // namespace ng

@@ -1,0 +1,122 @@
+#include "runtime/computation.hpp"
+
+#include <algorithm>
+
+#include "core/checked_math.hpp"
+#include "passes/lower.hpp"
+#include "passes/memory_plan.hpp"
+#include "passes/simplify.hpp"
+
+namespace ng {
+
+namespace {
+
+std::vector<int64_t> shape_of(const Axes &axes) {
+    std::vector<int64_t> s;
+    for (const Axis *a : axes) s.push_back(a->length);
+    return s;
+}
+
+std::string describe_shape(const std::vector<int64_t> &shape) {
+    std::string s = "(";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + ")";
+}
+
+void check_params(const std::vector<const Op *> &params) {
+    for (size_t i = 0; i < params.size(); ++i) {
+        const Op *p = params[i];
+        if (!(p->flags() & kFlagInput))
+            throw invalid_argument("parameter ", i, " (", p->name, ") is not a placeholder");
+        for (size_t j = 0; j < i; ++j)
+            if (params[j] == p) throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
+    }
+}
+
+}  // namespace
+
+Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const Op *> &results,
+                         const std::vector<const Op *> &params)
+    : transformer_(std::move(t)), results_(results), params_(params) {
+    check_params(params);
+    ExecGraph g = ExecGraph::from_ops(results, params);
+    num_source_ops_ = static_cast<int32_t>(g.nodes.size());
+    simplify(g);
+    plan_ = lower(g);
+    plan_memory(plan_);
+    for (const Buffer &b : plan_.buffers)
+        if (b.kind == Buffer::Kind::Persistent && !transformer_->can_initialize(b.persistent))
+            throw state_error("placeholder ", b.persistent->name,
+                              " is neither a parameter of the computation nor has a value or an initial value");
+    arena_ = Storage::allocate(plan_.arena_bytes);
+    bases_.assign(plan_.buffers.size(), nullptr);
+    staged_inputs_.resize(params.size());
+    executor_ = std::make_unique<Executor>(plan_);
+}
+
+void Computation::validate(const std::vector<const Tensor *> &inputs, std::vector<Tensor> &outputs,
+                           const std::vector<bool> &given) const {
+    if (inputs.size() != params_.size()) throw invalid_argument(inputs.size(), " inputs for ", params_.size(), " parameters");
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const Op *p = params_[i];
+        if (inputs[i]->dtype() != p->dtype)
+            throw dtype_error("input ", i, " (", p->name, ") has dtype ", dtype_name(inputs[i]->dtype()), ", expected ",
+                              dtype_name(p->dtype));
+        if (inputs[i]->shape() != shape_of(p->axes))
+            throw axes_error("input ", i, " (", p->name, ") has shape ", describe_shape(inputs[i]->shape()),
+                             ", expected ", describe_shape(shape_of(p->axes)));
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        if (!given[i]) continue;
+        if (outputs[i].dtype() != plan_.result_dtypes[i])
+            throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i].dtype()), ", expected ",
+                              dtype_name(plan_.result_dtypes[i]));
+        if (outputs[i].shape() != plan_.result_shapes[i])
+            throw axes_error("output ", i, " has shape ", describe_shape(outputs[i].shape()), ", expected ",
+                             describe_shape(plan_.result_shapes[i]));
+    }
+}
+
+void Computation::run(const std::vector<const Tensor *> &inputs, std::vector<Tensor> &outputs,
+                      const std::vector<bool> &given) {
+    validate(inputs, outputs, given);
+    char *arena = static_cast<char *>(arena_->data());
+    for (size_t b = 0; b < plan_.buffers.size(); ++b) {
+        const Buffer &buf = plan_.buffers[b];
+        switch (buf.kind) {
+        case Buffer::Kind::Arena: bases_[b] = arena + buf.arena_offset; break;
+        case Buffer::Kind::Constant: bases_[b] = static_cast<char *>(buf.constant->data()); break;
+        case Buffer::Kind::Persistent:
+            bases_[b] = static_cast<char *>(transformer_->value(buf.persistent).data());
+            break;
+        case Buffer::Kind::Param: {
+            // The plan reads parameters as row-major; a strided input is copied once into a
+            // staging tensor kept for the next runs.
+            const Tensor &in = *inputs[buf.param];
+            if (in.layout().is_row_major_contiguous()) {
+                bases_[b] = static_cast<char *>(in.data());
+                break;
+            }
+            Tensor &staged = staged_inputs_[buf.param];
+            if (staged.shape() != in.shape() || staged.dtype() != in.dtype()) staged = Tensor::zeros(in.dtype(), in.shape());
+            staged.copy_from(in);
+            bases_[b] = static_cast<char *>(staged.data());
+            break;
+        }
+        }
+    }
+    executor_->run(bases_, transformer_->pool());
+
+    for (size_t i = 0; i < plan_.results.size(); ++i) {
+        if (!given[i]) outputs[i] = Tensor::zeros(plan_.result_dtypes[i], plan_.result_shapes[i]);
+        const Value &v = plan_.results[i];
+        kernels::Strided src, dst;
+        src.data = bases_[v.buffer] + v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
+        src.strides = v.layout.strides;
+        dst.data = outputs[i].data();
+        dst.strides = outputs[i].strides();
+        kernels::copy_strided(plan_.result_dtypes[i], plan_.result_shapes[i], src, dst, transformer_->pool());
+    }
+}
+
+}  // namespace ng

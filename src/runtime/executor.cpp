@@ -1,0 +1,112 @@
+#include "runtime/executor.hpp"
+
+#include "core/error.hpp"
+#include "runtime/thread_pool.hpp"
+
+namespace ng {
+
+namespace {
+
+kernels::Strided describe(const Operand &o) {
+    kernels::Strided s;
+    s.strides = o.strides;
+    return s;
+}
+
+// Calls body(index of element in `in`, index in `out`) over every point of `shape`.
+template <class Body>
+void for_each_index(const std::vector<int64_t> &shape, const std::vector<int64_t> &in_strides,
+                    const std::vector<int64_t> &out_strides, Body &&body) {
+    const size_t rank = shape.size();
+    for (int64_t d : shape)
+        if (d == 0) return;
+    std::vector<int64_t> idx(rank, 0);
+    int64_t in = 0, out = 0;
+    while (true) {
+        body(in, out);
+        size_t d = rank;
+        while (d > 0) {
+            --d;
+            if (++idx[d] < shape[d]) {
+                in += in_strides[d];
+                out += out_strides[d];
+                break;
+            }
+            in -= in_strides[d] * (shape[d] - 1);
+            out -= out_strides[d] * (shape[d] - 1);
+            idx[d] = 0;
+            if (d == 0) return;
+        }
+        if (rank == 0) return;
+    }
+}
+
+void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strided &out) {
+    const DType index_dtype = s.program.inputs.at(0);
+    visit_dtype(index_dtype, [&](auto index_zero) {
+        using I = decltype(index_zero);
+        visit_dtype(s.dtype, [&](auto value_zero) {
+            using V = decltype(value_zero);
+            const I *x = static_cast<const I *>(in.data);
+            V *y = static_cast<V *>(out.data);
+            for_each_index(s.shape, in.strides, out.strides, [&](int64_t i, int64_t o) {
+                int64_t k = static_cast<int64_t>(x[i]);
+                if (k >= 0 && k < s.depth) y[o + k * s.depth_stride] = V(1);  // out of range: all zeros
+            });
+        });
+    });
+}
+
+}  // namespace
+
+Executor::Executor(const Plan &plan) : plan_(plan) {
+    prepared_.reserve(plan.steps.size());
+    for (const Step &s : plan.steps) {
+        Prepared p;
+        for (const Operand &o : s.inputs) p.inputs.push_back(describe(o));
+        p.output = describe(s.output);
+        prepared_.push_back(std::move(p));
+    }
+}
+
+void Executor::run(const std::vector<char *> &bases, ThreadPool *pool) {
+    for (size_t i = 0; i < plan_.steps.size(); ++i) run_step(plan_.steps[i], prepared_[i], bases, pool);
+}
+
+void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool) {
+    auto address = [&](const Operand &o) -> void * {
+        return bases[o.buffer] + o.offset * static_cast<int64_t>(dtype_size(plan_.buffers[o.buffer].dtype));
+    };
+    for (size_t i = 0; i < s.inputs.size(); ++i) p.inputs[i].data = address(s.inputs[i]);
+    p.output.data = address(s.output);
+
+    switch (s.kind) {
+    case Step::Kind::Elementwise: kernels::run_elementwise(s.program, s.shape, p.inputs, p.output, pool); break;
+    case Step::Kind::Reduce: kernels::run_reduce(s.reduce_fn, s.program, s.shape, p.inputs, p.output, pool); break;
+    case Step::Kind::ArgReduce:
+        kernels::run_arg_reduce(s.flag, s.dtype, s.shape, s.dim, p.inputs[0], p.output, pool);
+        break;
+    case Step::Kind::Softmax:
+        kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
+        break;
+    case Step::Kind::Gemm:
+        if (s.m == 0 || s.n == 0) break;
+        if (s.k == 0) {
+            kernels::fill(s.dtype, s.m * s.n, 0.0, p.output.data);
+            break;
+        }
+        kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, 1.0, p.inputs[0].data, s.lda,
+                      p.inputs[1].data, s.ldb, 0.0, p.output.data, s.ldc);
+        break;
+    case Step::Kind::Copy: kernels::copy_strided(s.dtype, s.shape, p.inputs[0], p.output, pool); break;
+    case Step::Kind::Fill: {
+        int64_t n = 1;
+        for (int64_t d : s.shape) n *= d;
+        kernels::fill(s.dtype, n, s.value, p.output.data);
+        break;
+    }
+    case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output); break;
+    }
+}
+
+}  // namespace ng

@@ -1,0 +1,30 @@
+// Runs a Plan's steps over bound buffers. Operand descriptors are prepared once, when the
+// executor is made; a run only patches base addresses, so it allocates nothing.
+#pragma once
+
+#include <vector>
+
+#include "runtime/plan.hpp"
+
+namespace ng {
+
+class ThreadPool;
+
+class Executor {
+public:
+    explicit Executor(const Plan &plan);
+    // bases[b] = address of buffer b's first byte.
+    void run(const std::vector<char *> &bases, ThreadPool *pool);
+
+private:
+    struct Prepared {
+        std::vector<kernels::Strided> inputs;
+        kernels::Strided output;
+    };
+    void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
+
+    const Plan &plan_;
+    std::vector<Prepared> prepared_;
+};
+
+}  // namespace ng

@@ -1,0 +1,90 @@
+// A compiled computation: a list of kernel launches over planned buffers. Lowering (passes/
+// lower.cpp) builds it from an ExecGraph, the memory planner (passes/memory_plan.cpp) places
+// the arena buffers, and the executor (runtime/executor.cpp) runs it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/storage.hpp"
+#include "core/tensor.hpp"
+#include "graph/op.hpp"
+#include "runtime/kernels/kernels.hpp"
+
+namespace ng {
+
+struct Buffer {
+    enum class Kind : int32_t {
+        Arena,       // an intermediate value; placed in the arena by the memory planner
+        Persistent,  // a persistent tensor's storage, held by the transformer
+        Constant,    // a constant's data, held by the plan
+        Param,       // the input tensor of a parameter, bound at each run
+    };
+    Kind kind = Kind::Arena;
+    DType dtype = 0;
+    size_t bytes = 0;
+    size_t arena_offset = 0;                  // Arena
+    const Op *persistent = nullptr;           // Persistent
+    std::shared_ptr<Storage> constant;        // Constant
+    int32_t param = -1;                       // Param: index into the run's inputs
+    int32_t first_step = -1, last_step = -1;  // liveness (Arena), filled by the planner
+    int32_t reuses = -1;                      // Arena: another buffer whose memory this one takes over in place
+};
+
+// A value of the computation: a strided view of a buffer over the node's axes.
+struct Value {
+    int32_t buffer = -1;
+    Layout layout;  // offset in elements of the buffer's dtype
+};
+
+// An operand of a kernel launch: a buffer and strides over the launch's iteration space.
+struct Operand {
+    int32_t buffer = -1;
+    int64_t offset = 0;
+    std::vector<int64_t> strides;
+};
+
+struct Step {
+    enum class Kind : int32_t {
+        Elementwise,  // program over shape
+        Reduce,       // reduce_fn of program over shape into output (0 strides on reduced dims)
+        ArgReduce,    // flag = is_max, dim
+        Softmax,      // flag = log, reduced
+        Gemm,         // see gemm fields; inputs[0] = A, inputs[1] = B, output = C
+        Copy,         // inputs[0] -> output over shape
+        Fill,         // output = value over shape
+        OneHot,       // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
+    };
+    Kind kind = Kind::Elementwise;
+    kernels::Program program;
+    kernels::ReduceFn reduce_fn = kernels::ReduceFn::Sum;
+    bool flag = false;
+    int32_t dim = -1;
+    std::vector<bool> reduced;
+    double value = 0;
+    DType dtype = 0;  // dtype of the inputs for ArgReduce/Softmax/Copy/Fill/Gemm/OneHot(output)
+    std::vector<int64_t> shape;
+    std::vector<Operand> inputs;
+    Operand output;
+    // Gemm: C[m,n] = op(A)[m,k] op(B)[k,n], row-major leading dimensions.
+    bool transpose_a = false, transpose_b = false;
+    int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
+    // OneHot: the new axis's length and its stride in the output.
+    int64_t depth = 0, depth_stride = 0;
+};
+
+struct Plan {
+    std::vector<Buffer> buffers;
+    std::vector<Step> steps;
+    std::vector<Value> results;      // value of each result
+    std::vector<Dims> result_shapes;
+    std::vector<DType> result_dtypes;
+    std::vector<int32_t> param_buffers;  // buffer of each parameter (-1 when unused)
+    size_t arena_bytes = 0;
+    size_t buffer_bytes = 0;
+    int32_t num_arena_buffers = 0;
+    int32_t num_nodes = 0;
+};
+
+}  // namespace ng
