@@ -15,6 +15,7 @@ public:
     // Allocates `bytes` zeroed bytes, 64-byte aligned. Throws std::bad_alloc.
     static std::shared_ptr<Storage> allocate(size_t bytes);
     // Wraps caller memory; `deleter` (may be null: borrowed) runs once when the storage dies.
+    // If this throws, the deleter is not called: ownership passes only on success.
     static std::shared_ptr<Storage> wrap(void *data, size_t bytes, Deleter deleter, void *ctx);
 
     ~Storage();
@@ -25,15 +26,22 @@ public:
     size_t bytes() const noexcept { return bytes_; }
     bool owned() const noexcept { return owned_; }
 
+    // Takes ownership of borrowed memory after the fact: `deleter(deleter_data, ctx)` runs when
+    // the storage dies. Callers build every object that may still fail first and call this
+    // last, so that a failed import never runs the caller's deleter. `deleter_data` is what the
+    // caller handed over (it may differ from data() when negative strides put the lowest
+    // address elsewhere).
+    void adopt(Deleter deleter, void *ctx, void *deleter_data) noexcept;
+
 private:
-    Storage(void *data, size_t bytes, bool owned, Deleter deleter, void *ctx) noexcept
-        : data_(data), bytes_(bytes), owned_(owned), deleter_(deleter), ctx_(ctx) {}
+    Storage(void *data, size_t bytes, bool owned) noexcept : data_(data), bytes_(bytes), owned_(owned) {}
 
     void *data_;
     size_t bytes_;
     bool owned_;
-    Deleter deleter_;
-    void *ctx_;
+    Deleter deleter_ = nullptr;
+    void *ctx_ = nullptr;
+    void *deleter_data_ = nullptr;
 };
 
 // 64-byte aligned, zeroed, huge-page-advised memory for arenas and storage. Throws std::bad_alloc.

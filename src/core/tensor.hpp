@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/dtype.hpp"
@@ -13,6 +14,9 @@
 namespace ng {
 
 using Dims = std::vector<int64_t>;
+
+// "(2, 3, 4)": dimensions as messages show them.
+std::string dims_text(const Dims &dims);
 
 // Row-major strides over allocated sizes (size[i] >= shape[i], seed 000 padding); empty `sizes`
 // means sizes == shape. Column-major likewise.
@@ -29,7 +33,11 @@ struct Layout {
     int64_t numel() const;
     bool is_row_major_contiguous() const;  // dense, row-major, no gaps (size-1 dims ignored)
     // Lowest and one-past-highest element offsets touched (both equal offset when numel is 0).
+    // Throws NG_ERR_INVALID_ARGUMENT when they cannot be represented (wrapped caller strides).
     void extent(int64_t &lowest, int64_t &past_highest) const;
+    // True when two indices map to one element through a stride 0 on a dimension longer than 1
+    // (a broadcast view): such a layout can be read but not written.
+    bool has_broadcast_dims() const;
 };
 
 // Merges adjacent dimensions whose strides allow it across all layouts at once (seed 002's
@@ -42,7 +50,10 @@ class Tensor {
 public:
     // Zero-filled, row-major. Throws NG_ERR_INVALID_ARGUMENT on negative/overflowing shapes.
     static Tensor zeros(DType dt, const Dims &shape);
-    // Views caller memory (checked: strides given, extent fits `bytes` when bytes != 0).
+    // Views caller memory: `data` is the address of element (0, ..., 0), `strides` (one per
+    // dimension, in elements, any sign) must be given. Checks the dtype, the shape, that every
+    // touched address is representable and that `data` is aligned to the element size. The
+    // storage takes ownership (deleter(data, ctx), deleter may be null) only if this returns.
     static Tensor wrap(DType dt, const Dims &shape, const Dims &strides, void *data,
                        Storage::Deleter deleter, void *ctx);
 
@@ -59,16 +70,24 @@ public:
     const std::shared_ptr<Storage> &storage() const { return storage_; }
     // Address of element (0, ..., 0).
     void *data() const;
+    bool is_contiguous() const { return layout_.is_row_major_contiguous(); }
 
     // Dense row-major copies out of / into this tensor, whatever its strides.
     void read(void *dst, size_t dst_bytes) const;
     void write(const void *src, size_t src_bytes);
-    // Elementwise copy from a tensor of the same dtype and shape (any strides).
+    // Elementwise copy from a tensor of the same dtype and shape (any strides). Correct even
+    // when src overlaps this tensor's memory.
     void copy_from(const Tensor &src);
+    // A new dense row-major tensor with the same dtype, shape and values.
+    Tensor dense_copy() const;
 
     // Views (share storage). Each throws a descriptive ng::Error when not possible.
     Tensor reshape(const Dims &shape) const;                 // NG_ERR_UNSUPPORTED if a copy is needed
     Tensor permute(const std::vector<int32_t> &order) const; // order[i] = source dim of dim i
+    Tensor transpose() const;                                // reverses every dimension
+    // Python's start:stop:step on one dimension: negative start/stop count from the end, both
+    // are clamped to the dimension (so INT64_MIN / INT64_MAX act as an open end), step may be
+    // negative but not 0.
     Tensor slice(int32_t dim, int64_t start, int64_t stop, int64_t step) const;
     Tensor broadcast(const Dims &shape) const;               // numpy-style trailing alignment
 

@@ -1,0 +1,67 @@
+#include "core/storage.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace ng {
+
+namespace {
+
+constexpr size_t kCacheLine = 64;
+// Blocks this large are aligned to a huge page and advised for transparent huge pages: the
+// first touch of each 4 KiB page costs ~2 us, so a 2 MiB page saves hundreds of faults.
+constexpr size_t kHugePage = size_t{2} << 20;
+
+}  // namespace
+
+void *aligned_alloc_zeroed(size_t bytes) {
+    const bool huge = bytes >= kHugePage;
+    const size_t alignment = huge ? kHugePage : kCacheLine;
+    // posix_memalign(0) may return NULL; every storage gets a distinct valid address instead.
+    const size_t request = bytes == 0 ? kCacheLine : bytes;
+    void *p = nullptr;
+    if (posix_memalign(&p, alignment, request) != 0) throw std::bad_alloc();
+    // Advice only: a kernel without THP support refuses it, which costs speed, not correctness.
+    if (huge) (void)madvise(p, request, MADV_HUGEPAGE);
+    std::memset(p, 0, request);
+    return p;
+}
+
+void aligned_free(void *p) noexcept { std::free(p); }
+
+std::shared_ptr<Storage> Storage::allocate(size_t bytes) {
+    void *p = aligned_alloc_zeroed(bytes);
+    try {
+        return std::shared_ptr<Storage>(new Storage(p, bytes, true));
+    } catch (...) {
+        aligned_free(p);
+        throw;
+    }
+}
+
+std::shared_ptr<Storage> Storage::wrap(void *data, size_t bytes, Deleter deleter, void *ctx) {
+    // unique_ptr first: if the shared_ptr's control block cannot be allocated, the storage is
+    // destroyed before it owns anything, so the caller keeps ownership.
+    std::unique_ptr<Storage> unowned(new Storage(data, bytes, false));
+    std::shared_ptr<Storage> shared(std::move(unowned));
+    shared->adopt(deleter, ctx, data);
+    return shared;
+}
+
+void Storage::adopt(Deleter deleter, void *ctx, void *deleter_data) noexcept {
+    deleter_ = deleter;
+    ctx_ = ctx;
+    deleter_data_ = deleter_data;
+}
+
+Storage::~Storage() {
+    if (owned_)
+        aligned_free(data_);
+    else if (deleter_ != nullptr)
+        deleter_(deleter_data_, ctx_);
+}
+
+}  // namespace ng

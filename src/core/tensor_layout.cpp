@@ -1,0 +1,115 @@
+// Strides, extents and flattening of strided layouts (seed 000 "Dense L-Tensor Implementation",
+// seed 002 "flattening").
+#include <algorithm>
+
+#include "core/checked_math.hpp"
+#include "core/tensor.hpp"
+
+namespace ng {
+
+namespace {
+
+// Dense strides over `sizes` (default: the shape itself), walking the dimensions in `order`
+// from the fastest-varying one. A length-0 dimension counts as 1 so strides stay meaningful.
+template <class Order>
+Dims dense_strides(const Dims &shape, const Dims &sizes, Order fastest_first) {
+    const Dims &extent = sizes.empty() ? shape : sizes;
+    if (extent.size() != shape.size())
+        throw invalid_argument("sizes has rank ", extent.size(), " but shape has rank ", shape.size());
+    Dims strides(shape.size());
+    int64_t step = 1;
+    for (size_t k = 0; k < shape.size(); ++k) {
+        size_t d = fastest_first(k);
+        if (extent[d] < shape[d])
+            throw invalid_argument("size ", extent[d], " of dimension ", d, " is less than its length ", shape[d]);
+        strides[d] = step;
+        step = checked_mul(step, std::max<int64_t>(extent[d], 1), "strides");
+    }
+    return strides;
+}
+
+}  // namespace
+
+std::string dims_text(const Dims &dims) {
+    std::string text = "(";
+    for (size_t k = 0; k < dims.size(); ++k) text += (k ? ", " : "") + std::to_string(dims[k]);
+    return text + ")";
+}
+
+Dims row_major_strides(const Dims &shape, const Dims &sizes) {
+    return dense_strides(shape, sizes, [&](size_t k) { return shape.size() - 1 - k; });
+}
+
+Dims column_major_strides(const Dims &shape, const Dims &sizes) {
+    return dense_strides(shape, sizes, [](size_t k) { return k; });
+}
+
+int64_t Layout::numel() const { return checked_numel(shape, "shape"); }
+
+bool Layout::is_row_major_contiguous() const {
+    if (numel() == 0) return true;
+    int64_t expected = 1;
+    for (size_t k = shape.size(); k-- > 0;) {
+        if (shape[k] == 1) continue;
+        if (strides[k] != expected) return false;
+        expected *= shape[k];
+    }
+    return true;
+}
+
+void Layout::extent(int64_t &lowest, int64_t &past_highest) const {
+    lowest = past_highest = offset;
+    if (numel() == 0) return;
+    int64_t low = 0, high = 0;
+    for (size_t k = 0; k < shape.size(); ++k) {
+        int64_t reach = checked_mul(shape[k] - 1, strides[k], "strides");
+        if (reach < 0)
+            low = checked_add(low, reach, "strides");
+        else
+            high = checked_add(high, reach, "strides");
+    }
+    lowest = checked_add(offset, low, "offset");
+    past_highest = checked_add(checked_add(offset, high, "offset"), 1, "offset");
+}
+
+bool Layout::has_broadcast_dims() const {
+    for (size_t k = 0; k < shape.size(); ++k)
+        if (shape[k] > 1 && strides[k] == 0) return true;
+    return false;
+}
+
+Dims coalesce(Dims shape, std::vector<Dims *> strides) {
+    for (const Dims *s : strides)
+        if (s->size() != shape.size())
+            throw internal_error("coalesce: strides of rank ", s->size(), " for a shape of rank ", shape.size());
+
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
+        // Nothing is touched: one empty dimension says so to every loop.
+        for (Dims *s : strides) *s = Dims{1};
+        return Dims{0};
+    }
+
+    Dims merged_shape;
+    std::vector<Dims> merged(strides.size());
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] == 1) continue;
+        // Dimension d folds into the previous kept one when stepping the previous one once is
+        // the same as stepping d across its whole length, in every layout.
+        bool fold = !merged_shape.empty();
+        for (size_t t = 0; fold && t < strides.size(); ++t) {
+            int64_t span;
+            fold = !__builtin_mul_overflow((*strides[t])[d], shape[d], &span) && merged[t].back() == span;
+        }
+        if (fold) {
+            merged_shape.back() *= shape[d];
+            for (size_t t = 0; t < strides.size(); ++t) merged[t].back() = (*strides[t])[d];
+        } else {
+            merged_shape.push_back(shape[d]);
+            for (size_t t = 0; t < strides.size(); ++t) merged[t].push_back((*strides[t])[d]);
+        }
+    }
+    for (size_t t = 0; t < strides.size(); ++t) *strides[t] = std::move(merged[t]);
+    return merged_shape;
+}
+
+}  // namespace ng
