@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "core/checked_math.hpp"
-#include "core/strided_copy.hpp"
+#include "core/tensor_strided_copy.hpp"
 #include "core/tensor.hpp"
 
 namespace ng {

@@ -1,4 +1,4 @@
-#include "core/strided_copy.hpp"
+#include "core/tensor_strided_copy.hpp"
 
 #include <cstdint>
 #include <cstring>
