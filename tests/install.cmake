@@ -1,5 +1,6 @@
 # install: installs the build into a temporary prefix and builds and runs a client against the
-# installed tree with pkg-config and with find_package (tests/install/run_install_test.sh).
+# installed tree with pkg-config and with find_package, and the C programs of README.md and
+# docs/index.md the same way (tests/install/run_install_test.sh).
 find_program(NG_BASH bash REQUIRED)
 set(NG_INSTALL_CLIENT_FLAGS "")
 if(NG_SANITIZE)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs a built nanograph into a fresh prefix, then builds tests/install/client.c against the
-# INSTALLED tree twice, with pkg-config and with CMake's find_package, and runs both.
+# INSTALLED tree twice, with pkg-config and with CMake's find_package, and runs both. Then does
+# the same (pkg-config) with the C programs shown in README.md and docs/index.md, so the
+# documentation's programs keep compiling and running.
 #
 # usage: run_install_test.sh <build-dir> <work-dir> <c-compiler> <cmake> [client C flags]
 set -euo pipefail
 build_dir=$1 work_dir=$2 cc=$3 cmake=$4 client_cflags=${5:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source_dir=$(cd "$here/../.." && pwd)
 prefix=$work_dir/prefix
 
 step() { printf '\n== %s\n' "$*"; }
@@ -29,10 +32,13 @@ export PKG_CONFIG_PATH=$pc_dir
 installed_prefix=$(cd "$(pkg-config --variable=prefix nanograph)" && pwd)
 [ "$installed_prefix" = "$(cd "$prefix" && pwd)" ] ||
     fail "nanograph.pc resolves its prefix to $installed_prefix, not $prefix"
-# shellcheck disable=SC2046,SC2086  # pkg-config's output and the flags are word lists
-"$cc" -std=c99 -Wall -Wextra -Werror $client_cflags "$here/client.c" -o "$work_dir/client-pkgconfig" \
-    $(pkg-config --cflags --libs nanograph)
-LD_LIBRARY_PATH=$libdir "$work_dir/client-pkgconfig"
+# build_and_run <program> <source.c>: compiles with pkg-config's flags, runs against the prefix.
+build_and_run() {
+    # shellcheck disable=SC2046,SC2086  # pkg-config's output and the flags are word lists
+    "$cc" -std=c99 -Wall -Wextra -Werror $client_cflags "$2" -o "$work_dir/$1" $(pkg-config --cflags --libs nanograph)
+    LD_LIBRARY_PATH=$libdir "$work_dir/$1"
+}
+build_and_run client-pkgconfig "$here/client.c"
 
 step "client built with find_package(nanograph)"
 "$cmake" -S "$here" -B "$work_dir/cmake-client" -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$client_cflags" \
@@ -45,5 +51,13 @@ case "$found_dir" in
 esac
 "$cmake" --build "$work_dir/cmake-client"
 LD_LIBRARY_PATH=$libdir "$work_dir/cmake-client/client"
+
+for doc in README.md docs/index.md; do
+    step "the first C program of $doc"
+    program=$work_dir/$(basename "$doc" .md)-program.c
+    awk '/^```c$/ { inside = 1; next } /^```$/ { if (inside) exit } inside' "$source_dir/$doc" >"$program"
+    [ -s "$program" ] || fail "no \`\`\`c block in $doc"
+    build_and_run "$(basename "$program" .c)" "$program"
+done
 
 step "installed tree works with pkg-config and CMake"
