@@ -90,6 +90,10 @@ enum class OpKind : int32_t {
 };
 
 const char *op_kind_name(OpKind kind) noexcept;
+struct Op;
+// What ng_op_type() returns: the kind name, except that an AssignableTensor is named by its
+// flags after seed 000's table ("Constant", "Placeholder", "Variable", "PersistentTensor").
+const char *op_type_name(const Op &op) noexcept;
 bool op_kind_is_elementwise_unary(OpKind kind) noexcept;
 bool op_kind_is_elementwise_binary(OpKind kind) noexcept;
 bool op_kind_is_comparison(OpKind kind) noexcept;

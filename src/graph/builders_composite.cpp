@@ -1,0 +1,76 @@
+// Composite builders: subgraphs of primitive ops, so the compiler fuses them and autodiff needs
+// no rule of its own. Each checks its operands before adding any op, so a failure leaves no
+// half-built subgraph behind.
+#include "core/error.hpp"
+#include "graph/axes_rules.hpp"
+#include "graph/builders.hpp"
+
+namespace ng::build {
+namespace {
+
+// The checks the first primitive of a composite would make, done before any op exists.
+void check_reducible(const Op *x, const Axes &axes) {
+    require_float(x, "operand");
+    if (axes.empty()) return;
+    require_distinct_names(axes, "reduction axes");
+    positions_of(axes, x->axes, "the operand");
+}
+
+void check_pair(const Op *y, const Op *t, const Axes &axes) {
+    require_same_graph(y, t);
+    require_same_dtype(y, t);
+    check_reducible(y, {});
+    Axes both = align_by_name(y->axes, t->axes);
+    if (!axes.empty()) {
+        require_distinct_names(axes, "reduction axes");
+        positions_of(axes, both, "the operands");
+    }
+}
+
+Op *sum_unless_elementwise(Op *x, const Axes &axes) { return axes.empty() ? x : reduce(OpKind::Sum, x, axes); }
+
+}  // namespace
+
+Op *variance(Op *x, const Axes &axes) {
+    check_reducible(x, axes);
+    Op *centered = binary(OpKind::Subtract, x, reduce(OpKind::Mean, x, axes));
+    return reduce(OpKind::Mean, unary(OpKind::Square, centered), axes);
+}
+
+Op *squared_l2(Op *x, const Axes &axes) {
+    check_reducible(x, axes);
+    return reduce(OpKind::Sum, unary(OpKind::Square, x), axes);
+}
+
+Op *l2_norm(Op *x, const Axes &axes) { return unary(OpKind::Sqrt, squared_l2(x, axes)); }
+
+Op *l1_norm(Op *x, const Axes &axes) {
+    check_reducible(x, axes);
+    return reduce(OpKind::Sum, unary(OpKind::Absolute, x), axes);
+}
+
+Op *cross_entropy_multi(Op *y, Op *t, const Axes &axes) {
+    check_pair(y, t, axes);
+    Op *log_y = y->kind == OpKind::Softmax ? log_softmax(y->args.front(), y->attrs.axes) : unary(OpKind::Log, y);
+    Op *total = reduce(OpKind::Sum, binary(OpKind::Multiply, t, log_y), axes);
+    return unary(OpKind::Negative, total);
+}
+
+Op *cross_entropy_binary(Op *y, Op *t, const Axes &axes) {
+    check_pair(y, t, axes);
+    Graph &g = *y->graph;
+    Op *one = scalar(g, y->dtype, 1.0);
+    if (y->kind == OpKind::Sigmoid) {
+        // With logits x: max(x, 0) - t*x + log(1 + exp(-|x|)), finite for every x.
+        Op *x = y->args.front();
+        Op *positive_part = binary(OpKind::Maximum, x, scalar(g, y->dtype, 0.0));
+        Op *softplus_tail = unary(OpKind::Log, binary(OpKind::Add, one, unary(OpKind::Exp, unary(OpKind::Negative, unary(OpKind::Absolute, x)))));
+        Op *loss = binary(OpKind::Add, binary(OpKind::Subtract, positive_part, binary(OpKind::Multiply, t, x)), softplus_tail);
+        return sum_unless_elementwise(loss, axes);
+    }
+    Op *hit = binary(OpKind::Multiply, t, unary(OpKind::Log, y));
+    Op *miss = binary(OpKind::Multiply, binary(OpKind::Subtract, one, t), unary(OpKind::Log, binary(OpKind::Subtract, one, y)));
+    return sum_unless_elementwise(unary(OpKind::Negative, binary(OpKind::Add, hit, miss)), axes);
+}
+
+}  // namespace ng::build
