@@ -10,24 +10,8 @@
 
 #include <cmocka.h>
 
+#include "expect_error.h"
 #include "nanograph/nanograph.h"
-
-/* Asserts that the calling thread's last call failed with `status` and that the message starts
- * with "<function>: " and mentions `detail`. */
-static void assert_failed_with(ng_status_t status, const char *function, const char *detail) {
-    char prefix[128];
-    snprintf(prefix, sizeof prefix, "%s: ", function);
-    const char *message = ng_last_error();
-    assert_int_equal(ng_last_status(), status);
-    assert_non_null(message);
-    if (strncmp(message, prefix, strlen(prefix)) != 0) fail_msg("message \"%s\" does not start with \"%s\"", message, prefix);
-    if (strstr(message, detail) == NULL) fail_msg("message \"%s\" does not mention \"%s\"", message, detail);
-}
-
-static void assert_no_error(void) {
-    assert_int_equal(ng_last_status(), NG_OK);
-    assert_string_equal(ng_last_error(), "");
-}
 
 static void test_version_functions_match_macros(void **state) {
     (void)state;
@@ -80,7 +64,7 @@ static void test_dtype_size_and_name_of_every_dtype(void **state) {
     for (size_t i = 0; i < COUNT(dtypes); ++i) {
         assert_int_equal(dtypes[i].dtype, dtypes[i].value);
         assert_int_equal(ng_dtype_size(dtypes[i].dtype), dtypes[i].size);
-        assert_no_error();
+        expect_no_error();
         assert_string_equal(ng_dtype_name(dtypes[i].dtype), dtypes[i].name);
     }
 }
@@ -91,7 +75,7 @@ static void test_dtype_size_of_bad_dtype_fails_naming_it(void **state) {
         char value[16];
         snprintf(value, sizeof value, "%d", (int)bad_dtypes[i]);
         assert_int_equal(ng_dtype_size(bad_dtypes[i]), 0);
-        assert_failed_with(NG_ERR_DTYPE, "ng_dtype_size", value);
+        expect_error(NG_ERR_DTYPE, "ng_dtype_size", value);
     }
 }
 
@@ -103,9 +87,9 @@ static void test_dtype_name_of_bad_dtype(void **state) {
 static void test_success_clears_the_previous_error(void **state) {
     (void)state;
     assert_int_equal(ng_dtype_size(99), 0);
-    assert_failed_with(NG_ERR_DTYPE, "ng_dtype_size", "99");
+    expect_error(NG_ERR_DTYPE, "ng_dtype_size", "99");
     assert_int_equal(ng_dtype_size(NG_INT32), 4);
-    assert_no_error();
+    expect_no_error();
 }
 
 static void test_non_fallible_calls_keep_the_error(void **state) {
@@ -116,7 +100,7 @@ static void test_non_fallible_calls_keep_the_error(void **state) {
     assert_string_equal(ng_dtype_name(42), "invalid");
     (void)ng_version_number();
     (void)ng_version_string();
-    assert_failed_with(NG_ERR_DTYPE, "ng_dtype_size", "7");
+    expect_error(NG_ERR_DTYPE, "ng_dtype_size", "7");
 }
 
 /* ---- thread-local errors ---------------------------------------------------------------------
@@ -153,7 +137,7 @@ static void *fail_on_own_thread(void *arg) {
 static void test_errors_are_thread_local(void **state) {
     (void)state;
     assert_int_equal(ng_dtype_size(NG_FLOAT32), 4); /* the main thread starts clean */
-    assert_no_error();
+    expect_no_error();
 
     pthread_barrier_t barrier;
     assert_int_equal(pthread_barrier_init(&barrier, NULL, WORKERS + 1), 0);
@@ -167,13 +151,13 @@ static void test_errors_are_thread_local(void **state) {
     }
     pthread_barrier_wait(&barrier);
     /* Every worker has failed; the main thread's last call succeeded. */
-    assert_no_error();
+    expect_no_error();
     pthread_barrier_wait(&barrier);
     assert_int_equal(ng_dtype_size(-5), 0);
     pthread_barrier_wait(&barrier);
     for (int i = 0; i < WORKERS; ++i) assert_int_equal(pthread_join(threads[i], NULL), 0);
     pthread_barrier_destroy(&barrier);
-    assert_failed_with(NG_ERR_DTYPE, "ng_dtype_size", "-5");
+    expect_error(NG_ERR_DTYPE, "ng_dtype_size", "-5");
 
     for (int i = 0; i < WORKERS; ++i) {
         char expected_value[16];
