@@ -45,10 +45,15 @@ Axes axes_of(const ng_axis_t *const *axes, int32_t n, const char *arg) {
     return out;
 }
 
+const Axis *axis_in(const Graph &g, const ng_axis_t *axis, const char *arg) {
+    const Axis *a = axis_of(axis, arg);
+    if (a->graph != &g) throw invalid_argument(arg, " (", a->name, ") belongs to another graph");
+    return a;
+}
+
 Axes axes_in(const Graph &g, const ng_axis_t *const *axes, int32_t n, const char *arg) {
     Axes out = axes_of(axes, n, arg);
-    for (int32_t i = 0; i < n; ++i)
-        if (out[i]->graph != &g) throw invalid_argument(element(arg, i), " (", out[i]->name, ") belongs to another graph");
+    for (int32_t i = 0; i < n; ++i) axis_in(g, handle(out[i]), element(arg, i).c_str());
     return out;
 }
 

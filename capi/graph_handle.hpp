@@ -31,6 +31,7 @@ const Axis *axis_of(const ng_axis_t *axis, const char *arg);
 
 // The same, also requiring that the op / axes belong to `g`.
 Op *op_in(const Graph &g, const ng_op_t *op, const char *arg);
+const Axis *axis_in(const Graph &g, const ng_axis_t *axis, const char *arg);
 Axes axes_in(const Graph &g, const ng_axis_t *const *axes, int32_t n, const char *arg);
 std::vector<Op *> ops_in(const Graph &g, ng_op_t *const *ops, int32_t n, const char *arg);
 // Handles of no given graph (the graph is the first op's): NULL / magic checks only.

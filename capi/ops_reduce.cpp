@@ -31,7 +31,7 @@ ng_op_t *arg_reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t
     return call_builder(function, g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
-        return build::arg_reduce(kind, operand, axes_in(graph, &axis, 1, "axis").front());
+        return build::arg_reduce(kind, operand, axis_in(graph, axis, "axis"));
     });
 }
 

@@ -18,8 +18,6 @@ ng_op_t *axes_view(const char *function, AxesView build, ng_graph_t *g, ng_op_t 
     });
 }
 
-const Axis *one_axis(const Graph &graph, const ng_axis_t *axis) { return axes_in(graph, &axis, 1, "axis").front(); }
-
 }  // namespace
 
 extern "C" {
@@ -38,7 +36,7 @@ NG_API ng_op_t *ng_expand_dims(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis,
     return call_builder("ng_expand_dims", g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
-        return build::expand_dims(operand, one_axis(graph, axis), position);
+        return build::expand_dims(operand, axis_in(graph, axis, "axis"), position);
     });
 }
 
@@ -87,7 +85,7 @@ NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng
     return call_builder("ng_stack", g, ops, n > 0 && ops ? static_cast<size_t>(n) : 0, [&] {
         Graph &graph = graph_of(g, "g");
         std::vector<Op *> operands = ops_in(graph, ops, n, "ops");
-        return build::stack(operands, one_axis(graph, axis), position);
+        return build::stack(operands, axis_in(graph, axis, "axis"), position);
     });
 }
 
@@ -95,7 +93,7 @@ NG_API ng_op_t *ng_one_hot(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, ng_
     return call_builder("ng_one_hot", g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
-        return build::one_hot(operand, one_axis(graph, axis), dt);
+        return build::one_hot(operand, axis_in(graph, axis, "axis"), dt);
     });
 }
 

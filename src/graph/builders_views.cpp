@@ -90,7 +90,11 @@ void require_new_name(const Op *x, const Axis *axis) {
 Op *broadcast(Op *x, const Axes &axes) {
     require_own_axes(x, axes);
     require_distinct_names(axes, "target axes");
-    positions_of(x->axes, axes, "the broadcast target");
+    for (const Axis *axis : x->axes) {
+        int32_t i = find_by_name(axes, axis->name);
+        if (i < 0) throw axes_error("the broadcast target ", describe(axes), " lacks axis ", describe(axis), " of the operand");
+        require_same_length(axis, axes[i]);
+    }
     return view(OpKind::Broadcast, x, axes);
 }
 
