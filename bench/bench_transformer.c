@@ -145,16 +145,20 @@ static void print_json(const session_t *s, const options_t *opt, int32_t reps, i
                        double min_ms, const bench_peak_tracker_t *peak, double error_units) {
     char shape[64];
     shape_label(&s->shapes[0], shape, sizeof shape);
+    char error_text[32] = "null"; /* JSON has no inf or NaN */
+    if (isfinite(error_units)) snprintf(error_text, sizeof error_text, "%.3g", error_units);
     ng_computation_stats_t st;
     memset(&st, 0, sizeof st);
     ng_computation_stats(s->computation, &st);
     printf("{\"impl\": \"nanograph\", \"workload\": \"%s\", \"shape\": \"%s\", \"threads\": %d, \"reps\": %d, "
            "\"calls_per_rep\": %lld, \"ms\": %.4f, \"ms_min\": %.4f, \"peak_mib\": %.2f, \"peak_method\": \"%s\", "
-           "\"check_error\": %.3g, \"arena_bytes\": %zu, \"buffer_bytes\": %zu, \"num_buffers\": %d, "
-           "\"num_kernels\": %d, \"num_nodes\": %d, \"num_source_ops\": %d}\n",
+           "\"check\": \"%s\", \"check_error\": %s, \"arena_bytes\": %zu, \"buffer_bytes\": %zu, \"num_buffers\": %d, "
+           "\"num_kernels\": %d, \"num_nodes\": %d, \"num_source_ops\": %d, \"version\": \"%s\"}\n",
            s->workload->name, shape, opt->threads, reps, (long long)calls, median_ms, min_ms,
-           (double)bench_peak_delta_kib(peak) / 1024.0, peak->hwm_was_reset ? "vmhwm" : "ru_maxrss", error_units,
-           st.arena_bytes, st.buffer_bytes, st.num_buffers, st.num_kernels, st.num_nodes, st.num_source_ops);
+           (double)bench_peak_delta_kib(peak) / 1024.0, peak->hwm_was_reset ? "vmhwm" : "ru_maxrss",
+           error_units <= 1 ? "ok" : "wrong", error_text,
+           st.arena_bytes, st.buffer_bytes, st.num_buffers, st.num_kernels, st.num_nodes, st.num_source_ops,
+           ng_version_string());
     fflush(stdout);
 }
 
