@@ -1,0 +1,144 @@
+// The level-1 entry points: check the request once, then run it through the table of the best
+// instruction set this CPU supports (chosen at first use).
+#include <xsimd/xsimd.hpp>
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "runtime/kernels/convert.hpp"
+#include "runtime/kernels/kernel_names.hpp"
+#include "runtime/kernels/vector_table.hpp"
+
+namespace ng::kernels {
+
+void bad_kernel_request(const char *what) {
+    throw internal_error("kernel table reached with an unchecked ", what, " request");
+}
+
+namespace {
+
+// xsimd reads CPUID only; libgcc's check also asks the OS (XGETBV) whether it saves the wide
+// registers, so both must agree before code for those registers runs.
+const VectorTable &pick_table() {
+    auto cpu = xsimd::available_architectures();
+    __builtin_cpu_init();
+    if (cpu.avx512bw && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
+        return vector_table_avx512;
+    if (cpu.fma3_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return vector_table_avx2;
+    return vector_table_sse2;
+}
+
+bool is_float_only(UnaryFn f) {
+    switch (f) {
+    case UnaryFn::Copy: case UnaryFn::Negative: case UnaryFn::Absolute: case UnaryFn::Sign:
+    case UnaryFn::Square: case UnaryFn::Relu:
+        return false;
+    default: return true;
+    }
+}
+
+// Bool values must stay 0 or 1: only operations that keep them so accept bool.
+bool bool_allowed(UnaryFn f) { return f != UnaryFn::Negative && !is_float_only(f); }
+bool bool_allowed(BinaryFn f) {
+    return f == BinaryFn::Multiply || f == BinaryFn::Maximum || f == BinaryFn::Minimum;
+}
+bool bool_allowed(ReduceFn f) { return f != ReduceFn::Sum; }
+
+void check_common(const char *kernel, DType dt, int64_t n) {
+    check_dtype(dt, kernel);
+    if (n < 0) throw invalid_argument(kernel, ": negative length ", n);
+}
+
+void check_step(const char *kernel, int step) {
+    if (step != 0 && step != 1) throw internal_error(kernel, ": step ", step, " is neither 0 nor 1");
+}
+
+template <class Fn>
+void check_bool(const char *kernel, Fn f, DType dt) {
+    if (dt == NG_BOOL && !bool_allowed(f)) throw dtype_error(kernel, " ", fn_name(f), " is not defined for bool");
+}
+
+}  // namespace
+
+const VectorTable &vector_table() {
+    static const VectorTable &table = pick_table();
+    return table;
+}
+
+const char *simd_arch_name() { return vector_table().name; }
+
+void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
+    check_common("unary", dt, n);
+    check_fn(f);
+    if (is_float_only(f) && !dtype_is_float(dt))
+        throw dtype_error("unary ", fn_name(f), " needs float32 or float64, not ", dtype_name(dt));
+    check_bool("unary", f, dt);
+    vector_table().unary(f, dt, n, x, out);
+}
+
+void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, void *out) {
+    check_common("binary", dt, n);
+    check_fn(f);
+    check_bool("binary", f, dt);
+    check_step("binary", a_step);
+    check_step("binary", b_step);
+    vector_table().binary(f, dt, n, a, a_step, b, b_step, out);
+}
+
+void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, uint8_t *out) {
+    check_common("compare", dt, n);
+    check_fn(f);
+    check_step("compare", a_step);
+    check_step("compare", b_step);
+    vector_table().compare(f, dt, n, a, a_step, b, b_step, out);
+}
+
+void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b, int b_step, void *out) {
+    check_common("select", dt, n);
+    check_step("select", a_step);
+    check_step("select", b_step);
+    vector_table().select(dt, n, cond, a, a_step, b, b_step, out);
+}
+
+void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result) {
+    check_common("reduce_all", dt, n);
+    check_fn(f);
+    check_bool("reduce_all", f, dt);
+    vector_table().reduce_all(f, dt, n, x, result);
+}
+
+void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc) {
+    check_common("accumulate", dt, n);
+    check_fn(f);
+    check_bool("accumulate", f, dt);
+    vector_table().accumulate(f, dt, n, x, acc);
+}
+
+namespace {
+// Repeats the element at out[0] over out[1..n), doubling the filled prefix with each copy.
+void replicate_first(size_t elem_size, int64_t n, void *out) {
+    auto bytes = static_cast<unsigned char *>(out);
+    size_t total = static_cast<size_t>(n) * elem_size;
+    for (size_t done = elem_size; done < total;) {
+        size_t chunk = done < total - done ? done : total - done;
+        std::memcpy(bytes + done, bytes, chunk);
+        done += chunk;
+    }
+}
+}  // namespace
+
+void fill_identity(ReduceFn f, DType dt, int64_t n, void *out) {
+    if (n == 0) return check_common("fill_identity", dt, n);
+    reduce_all(f, dt, 0, nullptr, out);  // the reduction of nothing is the identity
+    replicate_first(dtype_size(dt), n, out);
+}
+
+void fill(DType dt, int64_t n, double value, void *out) {
+    check_common("fill", dt, n);
+    if (n == 0) return;
+    store_as(dt, value, out);
+    replicate_first(dtype_size(dt), n, out);
+}
+
+}  // namespace ng::kernels

@@ -1,0 +1,94 @@
+// run_elementwise and copy_strided: a Program over an N-d space, tile by tile along the
+// innermost dimension, the output written in place when it is contiguous there.
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "runtime/kernels/iteration.hpp"
+#include "runtime/kernels/parallel.hpp"
+#include "runtime/kernels/tile_program.hpp"
+
+namespace ng::kernels {
+namespace {
+
+// Operand 0 of `space` is the output, operand i + 1 is program input i; bases likewise.
+void run_tiles(const char *driver, IterationSpace &space, const Program &program, void *const *bases,
+               ThreadPool *pool) {
+    // Reused between runs on this thread. Workers must reach them through the references below:
+    // inside the loop body a thread_local's name would mean the worker's own instance.
+    thread_local TileProgram tile_program;
+    thread_local std::vector<int64_t> input_strides;
+    thread_local std::vector<size_t> element_sizes;
+    const TileProgram &tp = tile_program;
+    std::vector<size_t> &sizes = element_sizes;
+
+    if (space.numel() == 0) return;
+    space.drop_unit_dims();
+    space.sort_by_stride(0, space.rank());  // walk the output in memory order
+    space.coalesce();
+
+    auto ops = space.operands();
+    input_strides.resize(ops - 1);
+    for (int32_t i = 1; i < ops; ++i) input_strides[i - 1] = space.last_stride(i);
+    int64_t out_stride = space.last_stride(0);
+    tile_program.prepare(driver, program, input_strides, out_stride == 1);
+    sizes.resize(ops);
+    sizes[0] = dtype_size(tile_program.result_dtype());
+    for (int32_t i = 1; i < ops; ++i) sizes[i] = dtype_size(program.inputs[i - 1]);
+
+    int32_t last = space.rank() - 1;
+    int64_t length = space.dim(last);
+    int64_t tiles = (length + kTile - 1) / kTile;
+    int64_t tile_elements = std::min(length, kTile);
+    DType out_dtype = tp.result_dtype();
+
+    for_items(pool, space.count(0, last) * tiles, tile_elements, [&](int64_t begin, int64_t end) {
+        void *scratch = thread_scratch(ScratchArea::Tile, tp.scratch_bytes());
+        auto offsets = static_cast<int64_t *>(thread_scratch(ScratchArea::Operands, ops * (sizeof(int64_t) + sizeof(char *))));
+        auto pointers = reinterpret_cast<char **>(offsets + ops);
+        for (int64_t item = begin; item < end; ++item) {
+            int64_t start = item % tiles * kTile;
+            int64_t len = std::min(kTile, length - start);
+            std::fill(offsets, offsets + ops, 0);
+            space.add_offsets(0, last, item / tiles, offsets);
+            for (int32_t op = 0; op < ops; ++op)
+                pointers[op] = advance(bases[op], offsets[op] + start * space.last_stride(op), sizes[op]);
+            TileValues v = tp.run(scratch, len, pointers + 1, pointers[0]);
+            if (v.data == pointers[0]) continue;  // written in place
+            if (v.step) {
+                if (out_stride == 1) unary(UnaryFn::Copy, out_dtype, len, v.data, pointers[0]);
+                else scatter(sizes[0], len, v.data, pointers[0], out_stride);
+            } else {
+                broadcast(sizes[0], len, v.data, pointers[0], out_stride);
+            }
+        }
+    });
+}
+
+}  // namespace
+
+void run_elementwise(const Program &program, const std::vector<int64_t> &shape, const std::vector<Strided> &inputs,
+                     const Strided &out, ThreadPool *pool) {
+    thread_local IterationSpace space;
+    thread_local std::vector<void *> bases;
+    if (inputs.size() != program.inputs.size())
+        throw internal_error("run_elementwise: program has ", program.inputs.size(), " inputs, given ", inputs.size());
+    space.assign("run_elementwise", shape, {&out}, inputs);
+    bases.resize(inputs.size() + 1);
+    bases[0] = out.data;
+    for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
+    run_tiles("run_elementwise", space, program, bases.data(), pool);
+}
+
+void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src, const Strided &dst,
+                  ThreadPool *pool) {
+    thread_local IterationSpace space;
+    thread_local Program copy;  // no instructions: the result is input 0
+    check_dtype(dt, "copy_strided");
+    copy.inputs.assign(1, dt);
+    copy.result = 0;
+    space.assign("copy_strided", shape, {&dst, &src});
+    void *bases[2] = {dst.data, src.data};
+    run_tiles("copy_strided", space, copy, bases, pool);
+}
+
+}  // namespace ng::kernels

@@ -1,0 +1,28 @@
+// How the strided drivers split work over a ThreadPool: only when the whole run is large enough
+// to pay for waking workers, in chunks big enough to amortise the hand-out.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "runtime/thread_pool.hpp"
+
+namespace ng::kernels {
+
+constexpr int64_t kParallelMinElements = 65536;
+constexpr int64_t kChunkMinElements = 16384;
+
+// body(begin, end) over [0, items) where each item costs about `elements_per_item` elements.
+template <class Body>
+void for_items(ThreadPool *pool, int64_t items, int64_t elements_per_item, const Body &body) {
+    elements_per_item = std::max<int64_t>(elements_per_item, 1);
+    if (pool && pool->size() > 1 && items > 1 && items * elements_per_item >= kParallelMinElements) {
+        int64_t grain = std::max<int64_t>(1, kChunkMinElements / elements_per_item);
+        // A single-reference capture fits std::function's inline buffer: no allocation.
+        pool->parallel_for(items, grain, [&body](int64_t begin, int64_t end) { body(begin, end); });
+    } else {
+        body(0, items);
+    }
+}
+
+}  // namespace ng::kernels

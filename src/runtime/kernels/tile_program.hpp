@@ -1,0 +1,48 @@
+// An elementwise Program prepared for one run of a driver: every register gets a step (1 = a
+// tile of values, 0 = one value for the whole tile, computed once) and a scratch slot, with slots
+// reused once a register is dead. run() evaluates the program on one tile with the level-1
+// primitives.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/kernels/kernels.hpp"
+
+namespace ng::kernels {
+
+struct TileValues {
+    const void *data;
+    int step;  // 1: len values; 0: one value for the whole tile
+};
+
+class TileProgram {
+public:
+    // input_strides[i]: the innermost stride of input i (0 broadcast, 1 in place, else gathered).
+    // direct_output: the result may be written straight into the output tile (the output is
+    // contiguous along the innermost dimension and not a reduction target).
+    void prepare(const char *driver, const Program &program, const std::vector<int64_t> &input_strides,
+                 bool direct_output);
+
+    DType result_dtype() const { return dtypes_[result_]; }
+    // Per-thread scratch a run() needs.
+    size_t scratch_bytes() const;
+    // Evaluates one tile of `len` <= kTile points. inputs[i] is input i's first element of the
+    // tile; `out` is the output tile (used when prepared with direct_output, else may be null).
+    // The values are in scratch, in an input, or in `out` (then data == out).
+    TileValues run(void *scratch, int64_t len, const char *const *inputs, void *out) const;
+
+private:
+    const Program *program_ = nullptr;
+    int32_t result_ = -1;
+    std::vector<DType> dtypes_;        // per register
+    std::vector<int> steps_;           // per register
+    std::vector<int32_t> slots_;       // per register: scratch slot, -1 = in place / output
+    std::vector<int64_t> gather_;      // per input: innermost stride when gathered, else 0
+    std::vector<int64_t> last_use_;    // scratch for slot assignment
+    std::vector<int32_t> free_slots_;  // scratch for slot assignment
+    bool result_direct_ = false;
+    int32_t slot_count_ = 0;
+};
+
+}  // namespace ng::kernels

@@ -1,0 +1,443 @@
+// The level-1 primitives, written once and instantiated per instruction set. Only the
+// vector_ops_<isa>.cpp files include this header, each with its instruction set's compiler flags.
+//
+// Everything here has internal linkage (anonymous namespace) or is a template on the xsimd
+// architecture, so no function compiled with AVX flags can be merged by the linker with a
+// baseline copy of the same name. For the same reason this code calls no standard-library
+// template that could be emitted out of line (no std::min, std::vector, error formatting):
+// argument checks and error messages live in dispatch.cpp, which validated every request
+// before it reaches a table.
+#pragma once
+
+#include <xsimd/xsimd.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "runtime/kernels/vector_table.hpp"
+
+namespace ng::kernels {
+namespace {
+
+template <class T>
+using Unsigned = std::make_unsigned_t<T>;
+
+// ---- loop skeletons ----------------------------------------------------------------------------
+
+// Calls body(i, unit_a, unit_b) with the steps as compile-time constants, so every combination of
+// array / broadcast operands gets its own tight loop.
+template <class Body>
+inline void with_steps(int a_step, int b_step, Body &&body) {
+    if (a_step && b_step) body(std::true_type{}, std::true_type{});
+    else if (a_step) body(std::true_type{}, std::false_type{});
+    else if (b_step) body(std::false_type{}, std::true_type{});
+    else body(std::false_type{}, std::false_type{});
+}
+
+template <class Arch, class T, class F>
+inline void map_unary(int64_t n, const T *x, T *out, F f) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    int64_t i = 0;
+    for (; i + W <= n; i += W) f(B::load_unaligned(x + i)).store_unaligned(out + i);
+    if (i == n) return;
+    // The tail goes through the same vector code on a zero-padded copy, so every element gets the
+    // same rounding whatever its position.
+    alignas(64) T tail[W] = {};
+    for (int64_t j = 0; i + j < n; ++j) tail[j] = x[i + j];
+    f(B::load_unaligned(tail)).store_unaligned(tail);
+    for (int64_t j = 0; i + j < n; ++j) out[i + j] = tail[j];
+}
+
+template <class Arch, class T, class F>
+inline void map_binary(int64_t n, const T *a, int a_step, const T *b, int b_step, T *out, F f) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    with_steps(a_step, b_step, [&](auto a_array, auto b_array) {
+        auto load = [](const T *p, int64_t i, auto is_array) {
+            if constexpr (decltype(is_array)::value) return B::load_unaligned(p + i);
+            else return B(*p);
+        };
+        int64_t i = 0;
+        for (; i + W <= n; i += W) f(load(a, i, a_array), load(b, i, b_array)).store_unaligned(out + i);
+        if (i == n) return;
+        alignas(64) T ta[W] = {};
+        alignas(64) T tb[W] = {};
+        for (int64_t j = 0; i + j < n; ++j) {
+            ta[j] = a_array ? a[i + j] : *a;
+            tb[j] = b_array ? b[i + j] : *b;
+        }
+        f(B::load_unaligned(ta), B::load_unaligned(tb)).store_unaligned(ta);
+        for (int64_t j = 0; i + j < n; ++j) out[i + j] = ta[j];
+    });
+}
+
+// Plain elementwise loop for what has no vector form (integers, bytes); the compiler vectorises it
+// with this translation unit's instruction set.
+template <class T, class R, class F>
+inline void scalar_binary(int64_t n, const T *a, int a_step, const T *b, int b_step, R *out, F f) {
+    with_steps(a_step, b_step, [&](auto a_array, auto b_array) {
+        for (int64_t i = 0; i < n; ++i) out[i] = f(a[a_array ? i : 0], b[b_array ? i : 0]);
+    });
+}
+
+template <class T, class F>
+inline void scalar_unary(int64_t n, const T *x, T *out, F f) {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(x[i]);
+}
+
+// ---- NaN-propagating extrema (NumPy's maximum/minimum) -------------------------------------------
+
+template <class B>
+inline B maximum_nan(B a, B b) {
+    return xsimd::select(xsimd::isnan(a), a, xsimd::select(a > b, a, b));
+}
+template <class B>
+inline B minimum_nan(B a, B b) {
+    return xsimd::select(xsimd::isnan(a), a, xsimd::select(a < b, a, b));
+}
+
+// ---- float unary -----------------------------------------------------------------------------
+
+template <class T>
+inline void copy_elements(int64_t n, const T *x, T *out) {
+    if (out != x) __builtin_memmove(out, x, static_cast<size_t>(n) * sizeof(T));
+}
+
+template <class Arch, class T>
+void float_unary(UnaryFn f, int64_t n, const T *x, T *out) {
+    using B = xsimd::batch<T, Arch>;
+    switch (f) {
+    case UnaryFn::Copy: return copy_elements(n, x, out);
+    case UnaryFn::Negative: return map_unary<Arch>(n, x, out, [](B v) { return -v; });
+    case UnaryFn::Absolute: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::abs(v); });
+    case UnaryFn::Sign:
+        // Keeps NaN and the sign of zero, like NumPy's sign.
+        return map_unary<Arch>(n, x, out, [](B v) {
+            return xsimd::select(v > B(T(0)), B(T(1)), xsimd::select(v < B(T(0)), B(T(-1)), v));
+        });
+    case UnaryFn::Exp: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::exp(v); });
+    case UnaryFn::Log: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::log(v); });
+    case UnaryFn::Sqrt: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::sqrt(v); });
+    case UnaryFn::Square: return map_unary<Arch>(n, x, out, [](B v) { return v * v; });
+    case UnaryFn::Reciprocal: return map_unary<Arch>(n, x, out, [](B v) { return B(T(1)) / v; });
+    case UnaryFn::Sigmoid:
+        // exp(-|x|) never overflows: 1/(1+e) for x >= 0 and e/(1+e) for x < 0 are both exact
+        // to a few ulp and saturate cleanly to 1 and 0.
+        return map_unary<Arch>(n, x, out, [](B v) {
+            B e = xsimd::exp(-xsimd::abs(v));
+            B r = B(T(1)) / (B(T(1)) + e);
+            return xsimd::select(v >= B(T(0)), r, e * r);
+        });
+    case UnaryFn::Relu:
+        // NaN stays NaN (a select on `v < 0` rather than max(v, 0)).
+        return map_unary<Arch>(n, x, out, [](B v) { return xsimd::select(v < B(T(0)), B(T(0)), v); });
+    case UnaryFn::Sin: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::sin(v); });
+    case UnaryFn::Cos: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::cos(v); });
+    case UnaryFn::Tanh: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::tanh(v); });
+    }
+    bad_kernel_request("unary");
+}
+
+// ---- integer unary (wrapping two's-complement arithmetic, no undefined behaviour) ---------------
+
+template <class T>
+inline T wrap_negate(T v) {
+    return static_cast<T>(Unsigned<T>(0) - static_cast<Unsigned<T>>(v));
+}
+
+template <class T>
+void integer_unary(UnaryFn f, int64_t n, const T *x, T *out) {
+    switch (f) {
+    case UnaryFn::Copy: return copy_elements(n, x, out);
+    case UnaryFn::Negative: return scalar_unary(n, x, out, [](T v) { return wrap_negate(v); });
+    case UnaryFn::Absolute:
+        if constexpr (std::is_signed_v<T>) return scalar_unary(n, x, out, [](T v) { return v < 0 ? wrap_negate(v) : v; });
+        else return copy_elements(n, x, out);
+    case UnaryFn::Sign: return scalar_unary(n, x, out, [](T v) { return static_cast<T>((v > 0) - (v < T(0))); });
+    case UnaryFn::Square:
+        return scalar_unary(n, x, out, [](T v) {
+            auto u = static_cast<Unsigned<T>>(v);
+            return static_cast<T>(u * u);
+        });
+    case UnaryFn::Relu: return scalar_unary(n, x, out, [](T v) { return v < T(0) ? T(0) : v; });
+    default: break;
+    }
+    bad_kernel_request("unary");
+}
+
+// ---- binary ----------------------------------------------------------------------------------
+
+template <class Arch, class T>
+void float_binary(BinaryFn f, int64_t n, const T *a, int as, const T *b, int bs, T *out) {
+    using B = xsimd::batch<T, Arch>;
+    switch (f) {
+    case BinaryFn::Add: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x + y; });
+    case BinaryFn::Subtract: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x - y; });
+    case BinaryFn::Multiply: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x * y; });
+    case BinaryFn::Divide: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x / y; });
+    case BinaryFn::Maximum: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return maximum_nan(x, y); });
+    case BinaryFn::Minimum: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return minimum_nan(x, y); });
+    case BinaryFn::Power:
+        // xsimd's pow is exp(y*log|x|): tens of ulp off for large results and wrong at pow(0, 0).
+        // libm's pow is correctly rounded in practice; float goes through double.
+        return scalar_binary(n, a, as, b, bs, out,
+                             [](T x, T y) { return static_cast<T>(__builtin_pow(double(x), double(y))); });
+    }
+    bad_kernel_request("binary");
+}
+
+template <class T>
+inline T integer_power(T base, T exponent) {
+    if constexpr (std::is_signed_v<T>) {
+        // Truncated 1 / base^|e|: only 1 and -1 survive.
+        if (exponent < 0) return base == 1 ? T(1) : base == T(-1) ? ((exponent & 1) ? T(-1) : T(1)) : T(0);
+    }
+    Unsigned<T> result = 1, factor = static_cast<Unsigned<T>>(base);
+    for (auto e = static_cast<Unsigned<T>>(exponent); e != 0; e >>= 1) {
+        if (e & 1) result = static_cast<Unsigned<T>>(result * factor);
+        factor = static_cast<Unsigned<T>>(factor * factor);
+    }
+    return static_cast<T>(result);
+}
+
+template <class T>
+inline T integer_divide(T a, T b) {
+    if (b == 0) return 0;  // defined as 0 rather than a trap
+    if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return wrap_negate(a);  // INT_MIN / -1 wraps
+    }
+    return static_cast<T>(a / b);
+}
+
+template <class T>
+void integer_binary(BinaryFn f, int64_t n, const T *a, int as, const T *b, int bs, T *out) {
+    using U = Unsigned<T>;
+    switch (f) {
+    case BinaryFn::Add: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return static_cast<T>(U(x) + U(y)); });
+    case BinaryFn::Subtract: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return static_cast<T>(U(x) - U(y)); });
+    case BinaryFn::Multiply: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return static_cast<T>(U(x) * U(y)); });
+    case BinaryFn::Divide: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return integer_divide(x, y); });
+    case BinaryFn::Power: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return integer_power(x, y); });
+    case BinaryFn::Maximum: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return x < y ? y : x; });
+    case BinaryFn::Minimum: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return y < x ? y : x; });
+    }
+    bad_kernel_request("binary");
+}
+
+template <class T>
+void compare_typed(CompareFn f, int64_t n, const T *a, int as, const T *b, int bs, uint8_t *out) {
+    switch (f) {
+    case CompareFn::Equal: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x == y); });
+    case CompareFn::NotEqual: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x != y); });
+    case CompareFn::Less: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x < y); });
+    case CompareFn::LessEqual: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x <= y); });
+    case CompareFn::Greater: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x > y); });
+    case CompareFn::GreaterEqual: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x >= y); });
+    }
+    bad_kernel_request("compare");
+}
+
+template <class T>
+void select_typed(int64_t n, const uint8_t *cond, const T *a, int as, const T *b, int bs, T *out) {
+    with_steps(as, bs, [&](auto a_array, auto b_array) {
+        for (int64_t i = 0; i < n; ++i) out[i] = cond[i] ? a[a_array ? i : 0] : b[b_array ? i : 0];
+    });
+}
+
+// ---- reductions --------------------------------------------------------------------------------
+
+template <class T>
+constexpr T identity_of(ReduceFn f) {
+    using L = std::numeric_limits<T>;
+    switch (f) {
+    case ReduceFn::Sum: return T(0);
+    case ReduceFn::Prod: return T(1);
+    case ReduceFn::Max: return L::has_infinity ? -L::infinity() : L::lowest();
+    case ReduceFn::Min: return L::has_infinity ? L::infinity() : L::max();
+    }
+    return T(0);
+}
+
+// The batch operation of a reduction, one instantiation per ReduceFn.
+template <ReduceFn F>
+struct Combine {
+    template <class B>
+    B operator()(B a, B b) const {
+        if constexpr (F == ReduceFn::Sum) return a + b;
+        else if constexpr (F == ReduceFn::Prod) return a * b;
+        else if constexpr (F == ReduceFn::Max) return maximum_nan(a, b);
+        else return minimum_nan(a, b);
+    }
+};
+
+// f over x[0..n) with four independent vector accumulators (latency hiding and, for sums, four
+// times shorter rounding chains); the tail is padded with the identity.
+template <class Arch, class T, ReduceFn F>
+T reduce_block(const T *x, int64_t n) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    constexpr T identity = identity_of<T>(F);
+    Combine<F> op;
+    B acc0(identity), acc1(identity), acc2(identity), acc3(identity);
+    int64_t i = 0;
+    for (; i + 4 * W <= n; i += 4 * W) {
+        acc0 = op(acc0, B::load_unaligned(x + i));
+        acc1 = op(acc1, B::load_unaligned(x + i + W));
+        acc2 = op(acc2, B::load_unaligned(x + i + 2 * W));
+        acc3 = op(acc3, B::load_unaligned(x + i + 3 * W));
+    }
+    for (; i + W <= n; i += W) acc0 = op(acc0, B::load_unaligned(x + i));
+    if (i < n) {
+        alignas(64) T tail[W];
+        for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : identity;
+        acc1 = op(acc1, B::load_unaligned(tail));
+    }
+    B acc = op(op(acc0, acc1), op(acc2, acc3));
+    alignas(64) T lanes[W];
+    acc.store_aligned(lanes);
+    B folded(lanes[0]);
+    for (int64_t j = 1; j < W; ++j) folded = op(folded, B(lanes[j]));
+    return folded.get(0);
+}
+
+// Pairwise summation over blocks: the rounding error grows with log(n) instead of n.
+template <class Arch, class T>
+T pairwise_sum(const T *x, int64_t n) {
+    constexpr int64_t kBlock = 256;
+    if (n <= kBlock) return reduce_block<Arch, T, ReduceFn::Sum>(x, n);
+    int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
+    return pairwise_sum<Arch>(x, half) + pairwise_sum<Arch>(x + half, n - half);
+}
+
+template <class Arch, class T>
+T float_reduce(ReduceFn f, const T *x, int64_t n) {
+    switch (f) {
+    case ReduceFn::Sum: return pairwise_sum<Arch>(x, n);
+    case ReduceFn::Prod: return reduce_block<Arch, T, ReduceFn::Prod>(x, n);
+    case ReduceFn::Max: return reduce_block<Arch, T, ReduceFn::Max>(x, n);
+    case ReduceFn::Min: return reduce_block<Arch, T, ReduceFn::Min>(x, n);
+    }
+    bad_kernel_request("reduce_all");
+}
+
+template <class T>
+inline T integer_combine(ReduceFn f, T acc, T v) {
+    using U = Unsigned<T>;
+    switch (f) {
+    case ReduceFn::Sum: return static_cast<T>(U(acc) + U(v));
+    case ReduceFn::Prod: return static_cast<T>(U(acc) * U(v));
+    case ReduceFn::Max: return acc < v ? v : acc;
+    case ReduceFn::Min: return v < acc ? v : acc;
+    }
+    return acc;
+}
+
+template <class T>
+T integer_reduce(ReduceFn f, const T *x, int64_t n) {
+    T acc = identity_of<T>(f);
+    switch (f) {  // one loop per function so each one vectorises
+    case ReduceFn::Sum: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Sum, acc, x[i]); break;
+    case ReduceFn::Prod: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Prod, acc, x[i]); break;
+    case ReduceFn::Max: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Max, acc, x[i]); break;
+    case ReduceFn::Min: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Min, acc, x[i]); break;
+    }
+    return acc;
+}
+
+template <class Arch, class T>
+void float_accumulate(ReduceFn f, int64_t n, const T *x, T *acc) {
+    switch (f) {
+    case ReduceFn::Sum: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Sum>{});
+    case ReduceFn::Prod: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Prod>{});
+    case ReduceFn::Max: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Max>{});
+    case ReduceFn::Min: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Min>{});
+    }
+    bad_kernel_request("accumulate");
+}
+
+template <class T>
+void integer_accumulate(ReduceFn f, int64_t n, const T *x, T *acc) {
+    switch (f) {
+    case ReduceFn::Sum: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Sum, a, v); });
+    case ReduceFn::Prod: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Prod, a, v); });
+    case ReduceFn::Max: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Max, a, v); });
+    case ReduceFn::Min: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Min, a, v); });
+    }
+    bad_kernel_request("accumulate");
+}
+
+// ---- dtype dispatch (without visit_dtype, whose error path formats a message) -------------------
+
+template <class Body>
+inline void by_dtype(DType dt, Body &&body) {
+    switch (dt) {
+    case NG_BOOL:
+    case NG_UINT8: return body(uint8_t{});
+    case NG_INT32: return body(int32_t{});
+    case NG_INT64: return body(int64_t{});
+    case NG_FLOAT32: return body(float{});
+    case NG_FLOAT64: return body(double{});
+    default: bad_kernel_request("dtype");
+    }
+}
+
+template <class T>
+constexpr bool is_float_v = std::is_floating_point_v<T>;
+
+template <class Arch>
+struct Primitives {
+    static void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (is_float_v<T>) float_unary<Arch>(f, n, static_cast<const T *>(x), static_cast<T *>(out));
+            else integer_unary(f, n, static_cast<const T *>(x), static_cast<T *>(out));
+        });
+    }
+    static void binary(BinaryFn f, DType dt, int64_t n, const void *a, int as, const void *b, int bs, void *out) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            auto pa = static_cast<const T *>(a);
+            auto pb = static_cast<const T *>(b);
+            if constexpr (is_float_v<T>) float_binary<Arch>(f, n, pa, as, pb, bs, static_cast<T *>(out));
+            else integer_binary(f, n, pa, as, pb, bs, static_cast<T *>(out));
+        });
+    }
+    static void compare(CompareFn f, DType dt, int64_t n, const void *a, int as, const void *b, int bs,
+                        uint8_t *out) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            compare_typed(f, n, static_cast<const T *>(a), as, static_cast<const T *>(b), bs, out);
+        });
+    }
+    static void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int as, const void *b, int bs,
+                       void *out) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            select_typed(n, cond, static_cast<const T *>(a), as, static_cast<const T *>(b), bs, static_cast<T *>(out));
+        });
+    }
+    static void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            auto px = static_cast<const T *>(x);
+            if constexpr (is_float_v<T>) *static_cast<T *>(result) = float_reduce<Arch>(f, px, n);
+            else *static_cast<T *>(result) = integer_reduce(f, px, n);
+        });
+    }
+    static void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (is_float_v<T>) float_accumulate<Arch>(f, n, static_cast<const T *>(x), static_cast<T *>(acc));
+            else integer_accumulate(f, n, static_cast<const T *>(x), static_cast<T *>(acc));
+        });
+    }
+
+    static constexpr VectorTable table(const char *name) {
+        return VectorTable{name, &unary, &binary, &compare, &select, &reduce_all, &accumulate};
+    }
+};
+
+}  // namespace
+}  // namespace ng::kernels

@@ -1,0 +1,36 @@
+// The level-1 primitives of one instruction set, as a table of function pointers. Each
+// instruction set's table is built in its own translation unit (vector_ops_<isa>.cpp, compiled
+// with that set's flags by cmake/SimdSources.cmake) and dispatch.cpp picks one, once, from what
+// the CPU reports. Code compiled for AVX2 or AVX-512 is reachable only through these tables.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/kernels/kernels.hpp"
+
+namespace ng::kernels {
+
+struct VectorTable {
+    const char *name;
+    void (*unary)(UnaryFn f, DType dt, int64_t n, const void *x, void *out);
+    void (*binary)(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+                   void *out);
+    void (*compare)(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+                    uint8_t *out);
+    void (*select)(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b,
+                   int b_step, void *out);
+    void (*reduce_all)(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
+    void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
+};
+
+extern const VectorTable vector_table_sse2;
+extern const VectorTable vector_table_avx2;
+extern const VectorTable vector_table_avx512;
+
+// Thrown from the tables for a request dispatch.cpp should have rejected (an internal error).
+[[noreturn]] void bad_kernel_request(const char *what);
+
+// The table for this CPU, chosen at first use.
+const VectorTable &vector_table();
+
+}  // namespace ng::kernels

@@ -1,0 +1,146 @@
+// Persistent workers that sleep on a condition variable between jobs. A job is one
+// parallel_for: its chunks are handed out through an atomic counter to the workers that joined
+// and to the calling thread, which works too and then waits for the joined workers to finish.
+#include "runtime/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ng {
+namespace {
+// Set on pool workers, and on a caller while it runs its share of a job: a parallel_for nested
+// inside a body runs inline instead of waiting for workers that are busy with the outer job.
+thread_local bool inside_parallel_region = false;
+}  // namespace
+
+struct ThreadPool::Impl {
+    int threads = 1;
+    std::vector<std::thread> workers;
+
+    std::mutex dispatch;  // one job at a time; a concurrent caller runs its loop inline
+
+    std::mutex mutex;  // guards the job fields below and the counters
+    std::condition_variable wake, finished;
+    bool stop = false;
+    uint64_t generation = 0;
+    int helpers_wanted = 0, helpers_joined = 0, helpers_left = 0;
+
+    // The current job. Read by joined workers without the lock: written before the generation
+    // is published under the mutex, and not changed until every joined worker has left.
+    const std::function<void(int64_t, int64_t)> *body = nullptr;
+    int64_t n = 0, chunk = 0, chunks = 0;
+    std::atomic<int64_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;  // the first exception of the job (under mutex)
+
+    void run_chunks() {
+        for (;;) {
+            int64_t c = next.fetch_add(1, std::memory_order_relaxed);
+            if (c >= chunks || failed.load(std::memory_order_relaxed)) return;
+            int64_t begin = c * chunk;
+            try {
+                (*body)(begin, std::min(n, begin + chunk));
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (!error) error = std::current_exception();
+                failed.store(true, std::memory_order_relaxed);
+            }
+        }
+    }
+
+    // Stops and joins the workers (all of them, or those started before a constructor failed).
+    void shutdown() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            stop = true;
+        }
+        wake.notify_all();
+        for (auto &worker : workers) worker.join();
+    }
+
+    void worker_loop() {
+        inside_parallel_region = true;
+        std::unique_lock<std::mutex> lock(mutex);
+        uint64_t seen = generation;
+        for (;;) {
+            wake.wait(lock, [&] { return stop || (generation != seen && helpers_joined < helpers_wanted); });
+            if (stop) return;
+            seen = generation;
+            ++helpers_joined;
+            lock.unlock();
+            run_chunks();
+            lock.lock();
+            if (++helpers_left == helpers_joined) finished.notify_one();
+        }
+    }
+};
+
+ThreadPool::ThreadPool(int threads) : impl_(new Impl) {
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    impl_->threads = threads;
+    try {
+        for (int i = 1; i < threads; ++i) impl_->workers.emplace_back([impl = impl_] { impl->worker_loop(); });
+    } catch (...) {
+        impl_->shutdown();
+        delete impl_;
+        throw;
+    }
+}
+
+ThreadPool::~ThreadPool() {
+    impl_->shutdown();
+    delete impl_;
+}
+
+int ThreadPool::size() const noexcept { return impl_->threads; }
+
+void ThreadPool::parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &body) {
+    if (n <= 0) return;
+    grain = std::max<int64_t>(grain, 1);
+    Impl &p = *impl_;
+    // Small loops, single-thread pools and nested or concurrent calls pay no synchronisation.
+    if (p.threads == 1 || n <= grain || inside_parallel_region) return body(0, n);
+    std::unique_lock<std::mutex> job(p.dispatch, std::try_to_lock);
+    if (!job.owns_lock()) return body(0, n);
+
+    // A few chunks per thread balance uneven work; every chunk but the last is >= grain.
+    int64_t chunks = std::min<int64_t>(n / grain, int64_t(p.threads) * 4);
+    int64_t chunk = (n + chunks - 1) / chunks;
+    chunks = (n + chunk - 1) / chunk;
+    {
+        std::lock_guard<std::mutex> lock(p.mutex);
+        p.body = &body;
+        p.n = n;
+        p.chunk = chunk;
+        p.chunks = chunks;
+        p.next.store(0, std::memory_order_relaxed);
+        p.failed.store(false, std::memory_order_relaxed);
+        p.error = nullptr;
+        p.helpers_wanted = static_cast<int>(std::min<int64_t>(int64_t(p.workers.size()), chunks - 1));
+        p.helpers_joined = p.helpers_left = 0;
+        ++p.generation;
+    }
+    p.wake.notify_all();
+
+    inside_parallel_region = true;
+    p.run_chunks();
+    inside_parallel_region = false;
+
+    std::exception_ptr error;
+    {
+        std::unique_lock<std::mutex> lock(p.mutex);
+        p.helpers_wanted = p.helpers_joined;  // workers still asleep are not needed any more
+        p.finished.wait(lock, [&] { return p.helpers_left == p.helpers_joined; });
+        p.body = nullptr;
+        error = p.error;
+        p.error = nullptr;
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace ng
