@@ -7,6 +7,16 @@
 using namespace ng;
 using namespace ng::capi;
 
+namespace {
+
+// An axes argument whose count argument is named in messages ("rank is negative (-1)").
+Axes axes_argument(const Graph &g, const ng_axis_t *const *axes, int32_t count, const char *name, const char *count_name) {
+    require_array(axes, count, name, count_name);
+    return axes_in(g, axes, count, name);
+}
+
+}  // namespace
+
 extern "C" {
 
 NG_API ng_sgd_options_t ng_sgd_options_default(void) {
@@ -57,7 +67,7 @@ NG_API ng_op_t *ng_initializer_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_ax
                                        double low, double high, uint64_t seed) {
     return call_builder("ng_initializer_uniform", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::uniform_initializer(graph, dt, axes_in(graph, axes, rank, "axes"), low, high, seed);
+        return train::uniform_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"), low, high, seed);
     });
 }
 
@@ -65,7 +75,7 @@ NG_API ng_op_t *ng_initializer_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axi
                                       double mean, double stddev, uint64_t seed) {
     return call_builder("ng_initializer_normal", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::normal_initializer(graph, dt, axes_in(graph, axes, rank, "axes"), mean, stddev, seed);
+        return train::normal_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"), mean, stddev, seed);
     });
 }
 
@@ -73,8 +83,8 @@ NG_API ng_op_t *ng_initializer_glorot_uniform(ng_graph_t *g, ng_dtype_t dt, cons
                                               const ng_axis_t *const *fan_in_axes, int32_t fan_in_rank, uint64_t seed) {
     return call_builder("ng_initializer_glorot_uniform", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::glorot_uniform_initializer(graph, dt, axes_in(graph, axes, rank, "axes"),
-                                                 axes_in(graph, fan_in_axes, fan_in_rank, "fan_in_axes"), seed);
+        return train::glorot_uniform_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"),
+                                                 axes_argument(graph, fan_in_axes, fan_in_rank, "fan_in_axes", "fan_in_rank"), seed);
     });
 }
 
@@ -82,8 +92,8 @@ NG_API ng_op_t *ng_initializer_he_normal(ng_graph_t *g, ng_dtype_t dt, const ng_
                                          const ng_axis_t *const *fan_in_axes, int32_t fan_in_rank, uint64_t seed) {
     return call_builder("ng_initializer_he_normal", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::he_normal_initializer(graph, dt, axes_in(graph, axes, rank, "axes"),
-                                            axes_in(graph, fan_in_axes, fan_in_rank, "fan_in_axes"), seed);
+        return train::he_normal_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"),
+                                            axes_argument(graph, fan_in_axes, fan_in_rank, "fan_in_axes", "fan_in_rank"), seed);
     });
 }
 

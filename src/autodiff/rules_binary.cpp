@@ -53,11 +53,13 @@ void binary_adjoint(RuleContext &c) {
         return power_adjoint(c, a, b, d);
     case OpKind::Maximum:
     case OpKind::Minimum: {
-        // Ties go to the first operand, so the adjoint is never counted twice.
-        OpKind first_wins = c.op->kind == OpKind::Maximum ? OpKind::GreaterEqual : OpKind::LessEqual;
-        Op *a_chosen = build::binary(first_wins, a, b);
-        if (c.wants(0)) c.add(0, where(a_chosen, d));
-        if (c.wants(1)) c.add(1, where_not(a_chosen, d));
+        // The operand that wins gets the adjoint; a tie shares it equally (the mean of the two
+        // one-sided derivatives), which keeps max(x, 0) + log(1 + exp(-|x|)) exact at x = 0.
+        OpKind wins = c.op->kind == OpKind::Maximum ? OpKind::Greater : OpKind::Less;
+        Op *a_share = build::binary(OpKind::Add, mask_of(build::binary(wins, a, b), d->dtype),
+                                    mul(mask_of(build::binary(OpKind::Equal, a, b), d->dtype), constant_like(d, 0.5)));
+        if (c.wants(0)) c.add(0, mul(d, a_share));
+        if (c.wants(1)) c.add(1, mul(d, build::binary(OpKind::Subtract, constant_like(d, 1.0), a_share)));
         return;
     }
     default:
