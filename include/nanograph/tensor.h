@@ -233,7 +233,8 @@ NG_API ng_tensor_t *ng_tensor_broadcast(ng_tensor_t *t, const int64_t *shape, in
  *
  * The DLManagedTensor holds a reference to the storage: the tensor's memory stays valid until the
  * consumer calls (*out)->deleter(*out), which it must do exactly once, from any thread. Releasing
- * t does not invalidate the export. Strides and byte_offset are always filled in.
+ * t does not invalidate the export. Strides are always filled in; data is the address of element
+ * (0, ..., 0) and byte_offset is 0 (some consumers ignore byte_offset).
  * @param t A tensor. NG_BOOL is refused: DLPack 0.6 has no boolean type.
  * @param out Receives the managed tensor; NULL on failure.
  * @return ::NG_OK, ::NG_ERR_INVALID_ARGUMENT for a bad handle or a NULL out, ::NG_ERR_DTYPE for

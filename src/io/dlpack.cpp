@@ -66,15 +66,15 @@ DLManagedTensor *export_dlpack(const Tensor &t) {
     holder->shape = t.shape();
     holder->strides = t.strides();
     DLTensor &dl = holder->managed.dl_tensor;
-    // data is the storage's start (consumers expect an allocation's address), byte_offset
-    // reaches element (0, ..., 0).
-    dl.data = t.storage() ? t.storage()->data() : nullptr;
+    // data is element (0, ..., 0) itself and byte_offset 0, as NumPy exports: PyTorch 1.13
+    // ignores byte_offset on import and would see the wrong elements of an offset view.
+    dl.data = t.data();
     dl.device = DLDevice{kDLCPU, 0};
     dl.ndim = t.rank();
     dl.dtype = type;
     dl.shape = holder->shape.data();
     dl.strides = holder->strides.data();
-    dl.byte_offset = static_cast<uint64_t>(t.layout().offset) * t.element_size();
+    dl.byte_offset = 0;
     holder->managed.manager_ctx = holder.get();
     holder->managed.deleter = delete_export;
     return &holder.release()->managed;
