@@ -8,7 +8,8 @@
  * What it shows: axes are named, so layers are plain dot products (dot contracts the axes its
  * operands share); ng_adam() builds the whole training step (gradients included) as one op, so
  * one computation run is one step; a second computation over a larger batch axis evaluates the
- * same variables; the learning rate is a persistent tensor changeable without recompiling. */
+ * same variables; the learning rate is a persistent tensor, lowered after every epoch without
+ * recompiling. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ typedef struct options {
     int epochs;
     int batch_size;
     double learning_rate;
+    double lr_decay;
     int threads;
     uint64_t seed;
     int digits;
@@ -41,7 +43,8 @@ static void usage(FILE *to, const char *program) {
             "Trains a 784-256-128-10 MLP on Fashion-MNIST (or 64-256-128-10 on the digits data).\n"
             "  --epochs N       passes over the training set (default 5)\n"
             "  --batch-size N   examples per step (default 128)\n"
-            "  --lr X           Adam learning rate (default 0.001)\n"
+            "  --lr X           Adam learning rate of the first epoch (default 0.002)\n"
+            "  --lr-decay X     factor applied to the learning rate after each epoch (default 0.7)\n"
             "  --threads N      worker threads, 0 = one per core (default 0)\n"
             "  --seed N         seed of the initial weights and the shuffling (default 1)\n"
             "  --digits         train on examples/data/digits.csv.gz instead\n"
@@ -72,7 +75,7 @@ static int parse_double(const char *text, double *out) {
 
 /* Returns 0 to run, 1 when --help was given, 2 on a bad argument (after printing why). */
 static int parse_options(int argc, char **argv, options_t *o) {
-    *o = (options_t){5, 128, 1e-3, 0, 1, 0, FASHION_DIR};
+    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return 1;
@@ -80,9 +83,9 @@ static int parse_options(int argc, char **argv, options_t *o) {
             o->digits = 1;
             continue;
         }
-        static const char *const valued[] = {"--epochs", "--batch-size", "--lr", "--threads", "--seed", "--data-dir"};
+        static const char *const valued[] = {"--epochs", "--batch-size", "--lr", "--lr-decay", "--threads", "--seed", "--data-dir"};
         int which = -1;
-        for (int k = 0; k < 6; ++k)
+        for (int k = 0; k < 7; ++k)
             if (strcmp(arg, valued[k]) == 0) which = k;
         if (which < 0) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", argv[0], arg);
@@ -99,9 +102,10 @@ static int parse_options(int argc, char **argv, options_t *o) {
         case 0: bad = parse_long(value, 1, 100000, &n); o->epochs = (int)n; break;
         case 1: bad = parse_long(value, 1, 1 << 20, &n); o->batch_size = (int)n; break;
         case 2: bad = parse_double(value, &o->learning_rate); break;
-        case 3: bad = parse_long(value, 0, 1024, &n); o->threads = (int)n; break;
-        case 4: bad = parse_long(value, 0, 0x7fffffffL, &n); o->seed = (uint64_t)n; break;
-        case 5: o->data_dir = value; break;
+        case 3: bad = parse_double(value, &o->lr_decay) || o->lr_decay > 1; break;
+        case 4: bad = parse_long(value, 0, 1024, &n); o->threads = (int)n; break;
+        case 5: bad = parse_long(value, 0, 0x7fffffffL, &n); o->seed = (uint64_t)n; break;
+        case 6: o->data_dir = value; break;
         }
         if (bad) {
             fprintf(stderr, "%s: bad value '%s' for %s (try --help)\n", argv[0], value, arg);
@@ -277,6 +281,16 @@ static void free_session(session_t *s) {
     ng_tensor_release(s->eval_logits);
 }
 
+/* The learning rate is a persistent tensor: changing it needs no recompilation. */
+static int set_learning_rate(session_t *s, ng_op_t *learning_rate, double value) {
+    ng_tensor_t *t = ng_tensor_create(NG_FLOAT32, NULL, 0);
+    if (!t) return fail("ng_tensor_create");
+    *(float *)ng_tensor_data(t) = (float)value;
+    ng_status_t status = ng_transformer_set_value(s->transformer, learning_rate, t);
+    ng_tensor_release(t);
+    return status == NG_OK ? 0 : fail("setting the learning rate");
+}
+
 /* One pass over the shuffled training set (the last partial batch is skipped); 0 on success. */
 static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int batch_size, int epoch,
                        const options_t *o, uint64_t *rng) {
@@ -349,9 +363,10 @@ int main(int argc, char **argv) {
     int status = 1;
     if (load_data(&o, &train, &test) != 0) goto done;
     int batch_size = o.batch_size <= train.count ? o.batch_size : (int)train.count;
-    printf("%lld training and %lld test examples, %lld features, %d classes; batch %d, Adam lr %g\n",
+    printf("%lld training and %lld test examples, %lld features, %d classes; batch %d, Adam lr %g (x %g each epoch)\n",
            (long long)train.count, (long long)test.count, (long long)train.features, train.classes, batch_size,
-           o.learning_rate);
+           o.learning_rate, o.lr_decay);
+    fflush(stdout);
     if (build_model(&model, &programs, train.features, train.classes, batch_size, &o) != 0) goto done;
     if (make_session(&session, &programs, train.features, train.classes, batch_size, o.threads) != 0) goto done;
     if (!(order = malloc((size_t)train.count * sizeof *order))) {
@@ -360,12 +375,14 @@ int main(int argc, char **argv) {
     }
     for (int64_t i = 0; i < train.count; ++i) order[i] = i;
     uint64_t rng = o.seed;
-    for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    double learning_rate = o.learning_rate;
+    for (int epoch = 1; epoch <= o.epochs; ++epoch, learning_rate *= o.lr_decay) {
         double started = now_seconds();
+        if (set_learning_rate(&session, model.learning_rate, learning_rate) != 0) goto done;
         if (train_epoch(&session, &train, order, batch_size, epoch, &o, &rng) != 0) goto done;
         double acc = accuracy(&session, &test);
         if (acc < 0) goto done;
-        printf("epoch %d: test accuracy %.4f, %.1f s\n", epoch, acc, now_seconds() - started);
+        printf("epoch %d: test accuracy %.4f, %.1f s (learning rate %.3g)\n", epoch, acc, now_seconds() - started, learning_rate);
         fflush(stdout);
     }
     status = 0;
