@@ -93,15 +93,17 @@ static int compile(session_t *s, int32_t threads) {
 }
 
 /* `calls` runs. The tiny graph writes into its preallocated output; the others return a new
- * tensor per run, and the previous one is released, as an array expression in NumPy would be. */
+ * tensor per run, as an array expression in NumPy does, and release the previous result first
+ * so that the peak holds one result, as in bench/peers.py. */
 static int run_calls(session_t *s, int64_t calls) {
     for (int64_t i = 0; i < calls; ++i) {
-        ng_tensor_t *slot = s->workload->is_tiny ? s->result : NULL;
-        if (ng_computation_run(s->computation, s->inputs, &slot) != NG_OK) return nanograph_failed("ng_computation_run");
         if (!s->workload->is_tiny) {
             ng_tensor_release(s->result);
-            s->result = slot;
+            s->result = NULL;
         }
+        ng_tensor_t *slot = s->result;
+        if (ng_computation_run(s->computation, s->inputs, &slot) != NG_OK) return nanograph_failed("ng_computation_run");
+        s->result = slot;
     }
     return 0;
 }
@@ -142,7 +144,7 @@ static void shape_label(const bench_input_t *in, char *buf, size_t cap) {
 }
 
 static void print_json(const session_t *s, const options_t *opt, int32_t reps, int64_t calls, double median_ms,
-                       double min_ms, const bench_peak_tracker_t *peak, double error_units) {
+                       double min_ms, int64_t peak_kib, const char *peak_method, double error_units) {
     char shape[64];
     shape_label(&s->shapes[0], shape, sizeof shape);
     char error_text[32] = "null"; /* JSON has no inf or NaN */
@@ -155,7 +157,7 @@ static void print_json(const session_t *s, const options_t *opt, int32_t reps, i
            "\"check\": \"%s\", \"check_error\": %s, \"arena_bytes\": %zu, \"buffer_bytes\": %zu, \"num_buffers\": %d, "
            "\"num_kernels\": %d, \"num_nodes\": %d, \"num_source_ops\": %d, \"version\": \"%s\"}\n",
            s->workload->name, shape, opt->threads, reps, (long long)calls, median_ms, min_ms,
-           (double)bench_peak_delta_kib(peak) / 1024.0, peak->hwm_was_reset ? "vmhwm" : "ru_maxrss",
+           (double)peak_kib / 1024.0, peak_method,
            error_units <= 1 ? "ok" : "wrong", error_text,
            st.arena_bytes, st.buffer_bytes, st.num_buffers, st.num_kernels, st.num_nodes, st.num_source_ops,
            ng_version_string());
@@ -186,12 +188,14 @@ static int run_workload(const bench_workload_t *w, const options_t *opt) {
         status = run_calls(&s, calls);
         times_ms[r] = (double)(bench_now_ns() - start) / 1e6;
     }
+    int64_t peak_kib = bench_peak_delta_kib(&peak); /* before the check's own copy of the result */
     double error_units = INFINITY;
     if (!status) status = check_result(&s, &error_units);
     if (!status) {
         double min_ms = times_ms[0];
         for (int32_t r = 1; r < reps; ++r) min_ms = fmin(min_ms, times_ms[r]);
-        print_json(&s, opt, reps, calls, bench_median(times_ms, (size_t)reps), min_ms, &peak, error_units);
+        print_json(&s, opt, reps, calls, bench_median(times_ms, (size_t)reps), min_ms, peak_kib,
+                   peak.hwm_was_reset ? "vmhwm" : "ru_maxrss", error_units);
         if (!(error_units <= 1)) {
             fprintf(stderr, "bench_transformer: %s: WRONG RESULT, worst error %.3g times the tolerance\n", w->name,
                     error_units);
@@ -211,11 +215,9 @@ static int run_in_child(const bench_workload_t *w, const options_t *opt) {
         fprintf(stderr, "bench_transformer: fork: %s\n", strerror(errno));
         return EXIT_NANOGRAPH;
     }
-    if (pid == 0) {
-        int status = run_workload(w, opt);
-        fflush(stdout);
-        _exit(status);
-    }
+    if (pid == 0) /* exit, not _exit: the stdio buffers were empty at the fork, and exit runs
+                     LeakSanitizer in sanitizer builds */
+        exit(run_workload(w, opt));
     int wstatus = 0;
     while (waitpid(pid, &wstatus, 0) < 0) {
         if (errno != EINTR) return EXIT_NANOGRAPH;

@@ -146,16 +146,20 @@ def run_child(library, workload, threads, quick):
     calls = s["tiny_calls"] if tiny else 1
     with context():
         run = (numpy_workload if library == "numpy" else torch_workload)(workload, xs)
+        # Each run drops the previous result before making the next (as bench_transformer does),
+        # so the peak holds one result; the tiny graph writes into its preallocated output.
         result = None
         for _ in range(TINY_WARMUP_CALLS if tiny else WARMUP_RUNS):
+            result = None
             result = run()
         times_ms = []
         for _ in range(reps):
             start = time.perf_counter_ns()  # CLOCK_MONOTONIC on Linux
             for _ in range(calls):
+                result = None
                 result = run()
             times_ms.append((time.perf_counter_ns() - start) / 1e6)
-    del result
+        del result
     print(json.dumps({
         "impl": library, "workload": workload, "shape": "x".join(str(d) for d in shapes[0]),
         "threads": threads, "reps": reps, "calls_per_rep": calls,
