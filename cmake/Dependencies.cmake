@@ -22,6 +22,12 @@ if(NOT xsimd_FOUND)
 endif()
 add_library(ng::xsimd INTERFACE IMPORTED)
 target_link_libraries(ng::xsimd INTERFACE xsimd)
+# Debian's xsimd package lists xtl as a link dependency although xsimd is header-only and
+# libxtl-dev is not installed: without a target of that name, targets that link xsimd
+# publicly (nanograph_internal and the internal tests) get a stray -lxtl.
+if(NOT TARGET xtl)
+  add_library(xtl INTERFACE IMPORTED)
+endif()
 
 find_path(NG_DLPACK_INCLUDE dlpack/dlpack.h)
 if(NOT NG_DLPACK_INCLUDE)

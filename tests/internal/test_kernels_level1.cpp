@@ -1,0 +1,481 @@
+// Level-1 kernels: every primitive of every instruction set this CPU runs, against the scalar
+// reference (odd lengths, misaligned pointers, all dtypes) and against values worked out by hand.
+//
+// Error bounds (floats, versus libm in double rounded to the dtype): exact (0 ulp) for copy,
+// negative, absolute, sign, sqrt, square, reciprocal, relu and every binary operation (IEEE
+// operations on float operands are exact in double, and pow goes through libm in both);
+// kMathUlps for exp, log, sin, cos, tanh and sigmoid (xsimd's polynomial approximations).
+#include "test_kernels_support.hpp"
+
+using namespace ng::kernels;
+using kt::Buffer;
+using ng::DType;
+
+namespace {
+
+constexpr int64_t kMathUlps = 4;
+
+std::vector<const VectorTable *> tables() {
+    std::vector<const VectorTable *> t = {&vector_table_sse2};
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) t.push_back(&vector_table_avx2);
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512cd"))
+        t.push_back(&vector_table_avx512);
+    return t;
+}
+
+const UnaryFn kUnaryAll[] = {UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute, UnaryFn::Sign, UnaryFn::Exp,
+                             UnaryFn::Log, UnaryFn::Sqrt, UnaryFn::Square, UnaryFn::Reciprocal, UnaryFn::Sigmoid,
+                             UnaryFn::Relu, UnaryFn::Sin, UnaryFn::Cos, UnaryFn::Tanh};
+const UnaryFn kUnaryInteger[] = {UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute, UnaryFn::Sign, UnaryFn::Square,
+                                 UnaryFn::Relu};
+const BinaryFn kBinaryAll[] = {BinaryFn::Add, BinaryFn::Subtract, BinaryFn::Multiply, BinaryFn::Divide,
+                               BinaryFn::Power, BinaryFn::Maximum, BinaryFn::Minimum};
+const CompareFn kCompareAll[] = {CompareFn::Equal, CompareFn::NotEqual, CompareFn::Less, CompareFn::LessEqual,
+                                 CompareFn::Greater, CompareFn::GreaterEqual};
+const ReduceFn kReduceAll[] = {ReduceFn::Sum, ReduceFn::Max, ReduceFn::Min, ReduceFn::Prod};
+const int kSteps[][2] = {{1, 1}, {0, 1}, {1, 0}, {0, 0}};
+
+std::string label(const VectorTable *t, const char *fn, DType dt, int64_t n) {
+    return std::string(t->name) + " " + fn + " " + ng::dtype_name(dt) + " n=" + std::to_string(n);
+}
+
+int64_t unary_ulps(UnaryFn f) {
+    switch (f) {
+    case UnaryFn::Exp: case UnaryFn::Log: case UnaryFn::Sin: case UnaryFn::Cos: case UnaryFn::Tanh:
+    case UnaryFn::Sigmoid:
+        return kMathUlps;
+    default: return 0;
+    }
+}
+
+// Inputs in each function's interesting domain, with its edge cases first.
+void unary_inputs(UnaryFn f, Buffer &x, uint32_t seed) {
+    std::vector<double> special;
+    double lo = -6, hi = 6;
+    switch (f) {
+    case UnaryFn::Log: case UnaryFn::Sqrt: lo = 1e-3, hi = 1e3, special = {0, 1, INFINITY, -1}; break;
+    case UnaryFn::Exp: lo = -80, hi = 80, special = {0, -1000, 1000, NAN}; break;
+    case UnaryFn::Sigmoid: lo = -30, hi = 30, special = {0, -1000, 1000, -40, 40}; break;
+    case UnaryFn::Tanh: lo = -10, hi = 10, special = {0, -1000, 1000, 1e-8}; break;
+    case UnaryFn::Sin: case UnaryFn::Cos: lo = -100, hi = 100, special = {0, 3.14159265358979}; break;
+    case UnaryFn::Reciprocal: special = {0, -0.0, INFINITY}; break;
+    default: special = {0, -0.0, NAN, INFINITY, -INFINITY}; break;
+    }
+    kt::fill_random(x, seed, lo, hi);
+    for (size_t i = 0; i < special.size() && int64_t(i) < x.size(); ++i) x.set(int64_t(i), special[i]);
+}
+
+void test_unary_float_vs_reference(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (UnaryFn f : kUnaryAll)
+                for (int64_t n : kt::odd_lengths()) {
+                    size_t misalign = ng::dtype_size(dt);  // off the vector alignment
+                    Buffer x(dt, n, misalign), got(dt, n, misalign), want(dt, n);
+                    unary_inputs(f, x, uint32_t(n) * 31 + uint32_t(f));
+                    t->unary(f, dt, n, x.data(), got.data());
+                    reference::unary(f, dt, n, x.data(), want.data());
+                    kt::expect_same(got, want, unary_ulps(f), label(t, fn_name(f), dt, n));
+                    t->unary(f, dt, n, x.data(), x.data());  // in place
+                    kt::expect_same(x, want, unary_ulps(f), label(t, fn_name(f), dt, n) + " in place");
+                }
+}
+
+void test_unary_integer_vs_reference(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_INT32, NG_INT64, NG_UINT8})
+            for (UnaryFn f : kUnaryInteger)
+                for (int64_t n : kt::odd_lengths()) {
+                    Buffer x(dt, n, ng::dtype_size(dt)), got(dt, n), want(dt, n);
+                    kt::fill_random(x, uint32_t(n) + 7);
+                    t->unary(f, dt, n, x.data(), got.data());
+                    reference::unary(f, dt, n, x.data(), want.data());
+                    kt::expect_same(got, want, 0, label(t, fn_name(f), dt, n));
+                }
+}
+
+template <class T>
+std::vector<T> apply_unary(UnaryFn f, DType dt, std::vector<T> x) {
+    std::vector<T> out(x.size());
+    unary(f, dt, int64_t(x.size()), x.data(), out.data());
+    return out;
+}
+
+void test_unary_hand_values(void **) {
+    auto f = apply_unary<float>;
+    assert_true(f(UnaryFn::Exp, NG_FLOAT32, {0.f})[0] == 1.f);
+    kt::expect_near(f(UnaryFn::Exp, NG_FLOAT32, {1.f})[0], 2.718281828, 1e-6, "exp(1)");
+    assert_true(f(UnaryFn::Exp, NG_FLOAT32, {-1000.f})[0] == 0.f);
+    assert_true(std::isinf(f(UnaryFn::Exp, NG_FLOAT32, {1000.f})[0]));
+    assert_true(f(UnaryFn::Log, NG_FLOAT32, {1.f})[0] == 0.f);
+    assert_true(f(UnaryFn::Log, NG_FLOAT32, {0.f})[0] == -INFINITY);
+    assert_true(std::isnan(f(UnaryFn::Log, NG_FLOAT32, {-1.f})[0]));
+    assert_true(f(UnaryFn::Sqrt, NG_FLOAT32, {9.f})[0] == 3.f);
+    assert_true(f(UnaryFn::Reciprocal, NG_FLOAT32, {4.f})[0] == 0.25f);
+    assert_true(f(UnaryFn::Square, NG_FLOAT32, {-3.f})[0] == 9.f);
+    assert_true(f(UnaryFn::Sigmoid, NG_FLOAT32, {0.f})[0] == 0.5f);
+    // Saturation without NaN at the extremes (a naive exp(x)/(1+exp(x)) gives inf/inf there).
+    auto s = f(UnaryFn::Sigmoid, NG_FLOAT32, {1000.f, -1000.f, 100.f, -100.f});
+    assert_true(s[0] == 1.f && s[1] == 0.f && s[2] == 1.f);
+    kt::expect_near(s[3], 3.720075976e-44, 1e-6, "sigmoid(-100)");
+    auto th = f(UnaryFn::Tanh, NG_FLOAT32, {1000.f, -1000.f, 0.f, 0.5f});
+    assert_true(th[0] == 1.f && th[1] == -1.f && th[2] == 0.f);
+    kt::expect_near(th[3], 0.46211715726, 1e-6, "tanh(0.5)");
+    auto sg = f(UnaryFn::Sign, NG_FLOAT32, {-3.f, 0.f, 2.5f, NAN});
+    assert_true(sg[0] == -1.f && sg[1] == 0.f && sg[2] == 1.f && std::isnan(sg[3]));
+    auto r = f(UnaryFn::Relu, NG_FLOAT32, {-2.f, 3.f, NAN});
+    assert_true(r[0] == 0.f && r[1] == 3.f && std::isnan(r[2]));
+    auto a = f(UnaryFn::Absolute, NG_FLOAT32, {-2.5f});
+    assert_true(a[0] == 2.5f);
+    kt::expect_near(apply_unary<double>(UnaryFn::Sin, NG_FLOAT64, {M_PI / 6})[0], 0.5, 1e-15, "sin(pi/6)");
+    kt::expect_near(apply_unary<double>(UnaryFn::Cos, NG_FLOAT64, {M_PI / 3})[0], 0.5, 1e-15, "cos(pi/3)");
+
+    auto i = apply_unary<int32_t>;
+    int32_t min32 = std::numeric_limits<int32_t>::min();
+    assert_true(i(UnaryFn::Negative, NG_INT32, {min32})[0] == min32);  // wraps, no UB
+    assert_true(i(UnaryFn::Absolute, NG_INT32, {-5})[0] == 5);
+    auto sign = i(UnaryFn::Sign, NG_INT32, {-7, 0, 9});
+    assert_true(sign[0] == -1 && sign[1] == 0 && sign[2] == 1);
+    assert_true(i(UnaryFn::Square, NG_INT32, {-12})[0] == 144);
+    assert_true(i(UnaryFn::Relu, NG_INT32, {-12})[0] == 0);
+    assert_true(apply_unary<uint8_t>(UnaryFn::Negative, NG_UINT8, {1})[0] == 255);
+    assert_true(apply_unary<uint8_t>(UnaryFn::Square, NG_UINT8, {16})[0] == 0);  // 256 wraps
+    assert_true(apply_unary<int64_t>(UnaryFn::Absolute, NG_INT64, {-(int64_t(1) << 40)})[0] == int64_t(1) << 40);
+}
+
+void binary_inputs(BinaryFn f, Buffer &a, Buffer &b, uint32_t seed) {
+    bool is_float = ng::dtype_is_float(a.dtype());
+    auto set = [](Buffer &x, int64_t i, double v) {
+        if (i < x.size()) x.set(i, v);
+    };
+    if (f == BinaryFn::Power) {
+        kt::fill_random(a, seed, 0.1, 4);
+        kt::fill_random(b, seed + 1, -3, 3);
+        if (!is_float) {
+            for (int64_t i = 0; i < b.size(); ++i) b.set(i, double(i % 11 - 2));  // exponents -2..8
+            for (int64_t i = 0; i < a.size(); ++i) a.set(i, a.dtype() == NG_UINT8 ? double(i % 5) : double(i % 9 - 4));
+        } else {  // negative base with integral exponent, 0^0, 0^-1
+            set(a, 0, -2), set(b, 0, 3);
+            set(a, 1, 0), set(b, 1, 0);
+            set(a, 2, 0), set(b, 2, -1);
+        }
+        return;
+    }
+    kt::fill_random(a, seed);
+    kt::fill_random(b, seed + 1);
+    set(b, 0, 0);  // division by zero: inf/NaN for floats, 0 for integers
+    if (a.dtype() != NG_UINT8) set(b, 1, -1);
+    set(a, 2, 5), set(b, 2, 5);  // a tie for maximum/minimum
+    if (is_float) set(a, 3, NAN);
+}
+
+void test_binary_vs_reference(void **) {
+    for (auto *t : tables())
+        for (DType dt : kt::all_numeric())
+            for (BinaryFn f : kBinaryAll)
+                for (auto steps : kSteps)
+                    for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1023), int64_t(4097)}) {
+                        int64_t na = steps[0] ? n : 1, nb = steps[1] ? n : 1;
+                        Buffer a(dt, na, ng::dtype_size(dt)), b(dt, nb), got(dt, n, ng::dtype_size(dt)), want(dt, n);
+                        binary_inputs(f, a, b, uint32_t(n) * 3 + uint32_t(f));
+                        t->binary(f, dt, n, a.data(), steps[0], b.data(), steps[1], got.data());
+                        reference::binary(f, dt, n, a.data(), steps[0], b.data(), steps[1], want.data());
+                        kt::expect_same(got, want, 0,
+                                        label(t, fn_name(f), dt, n) + " steps " + std::to_string(steps[0]) +
+                                            std::to_string(steps[1]));
+                    }
+}
+
+template <class T>
+T apply_binary(BinaryFn f, DType dt, T a, T b) {
+    T out;
+    binary(f, dt, 1, &a, 1, &b, 1, &out);
+    return out;
+}
+
+void test_binary_hand_values(void **) {
+    assert_true(apply_binary<float>(BinaryFn::Add, NG_FLOAT32, 1.5f, 2.25f) == 3.75f);
+    assert_true(apply_binary<float>(BinaryFn::Subtract, NG_FLOAT32, 1.5f, 2.25f) == -0.75f);
+    assert_true(apply_binary<double>(BinaryFn::Multiply, NG_FLOAT64, -3, 0.5) == -1.5);
+    assert_true(apply_binary<double>(BinaryFn::Divide, NG_FLOAT64, 1, 8) == 0.125);
+    assert_true(apply_binary<double>(BinaryFn::Divide, NG_FLOAT64, 1, 0) == INFINITY);
+    assert_true(apply_binary<double>(BinaryFn::Power, NG_FLOAT64, 2, 10) == 1024);
+    assert_true(apply_binary<double>(BinaryFn::Power, NG_FLOAT64, -2, 3) == -8);
+    assert_true(apply_binary<double>(BinaryFn::Power, NG_FLOAT64, 0, 0) == 1);
+    assert_true(std::isnan(apply_binary<double>(BinaryFn::Power, NG_FLOAT64, -2, 0.5)));
+    assert_true(apply_binary<float>(BinaryFn::Power, NG_FLOAT32, 10, 30) == 1e30f);
+    assert_true(apply_binary<float>(BinaryFn::Maximum, NG_FLOAT32, 1, 2) == 2);
+    assert_true(std::isnan(apply_binary<float>(BinaryFn::Maximum, NG_FLOAT32, NAN, 2)));
+    assert_true(std::isnan(apply_binary<float>(BinaryFn::Maximum, NG_FLOAT32, 2, NAN)));
+    assert_true(std::isnan(apply_binary<float>(BinaryFn::Minimum, NG_FLOAT32, NAN, 2)));
+    assert_true(apply_binary<float>(BinaryFn::Minimum, NG_FLOAT32, -1, 2) == -1);
+
+    int32_t max32 = std::numeric_limits<int32_t>::max(), min32 = std::numeric_limits<int32_t>::min();
+    assert_true(apply_binary<int32_t>(BinaryFn::Add, NG_INT32, max32, 1) == min32);  // wraps
+    assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, 7, -2) == -3);      // truncates
+    assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, 7, 0) == 0);
+    assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, min32, -1) == min32);
+    assert_true(apply_binary<int32_t>(BinaryFn::Power, NG_INT32, 3, 4) == 81);
+    assert_true(apply_binary<int32_t>(BinaryFn::Power, NG_INT32, -2, 3) == -8);
+    assert_true(apply_binary<int32_t>(BinaryFn::Power, NG_INT32, 2, -1) == 0);
+    assert_true(apply_binary<int32_t>(BinaryFn::Power, NG_INT32, -1, -3) == -1);
+    assert_true(apply_binary<int64_t>(BinaryFn::Power, NG_INT64, 2, 62) == int64_t(1) << 62);
+    assert_true(apply_binary<uint8_t>(BinaryFn::Subtract, NG_UINT8, 0, 1) == 255);
+    assert_true(apply_binary<uint8_t>(BinaryFn::Maximum, NG_UINT8, 200, 100) == 200);
+    assert_true(apply_binary<uint8_t>(BinaryFn::Multiply, NG_BOOL, 1, 0) == 0);
+    // A broadcast operand.
+    float a[5] = {1, 2, 3, 4, 5}, two = 2, out[5];
+    binary(BinaryFn::Multiply, NG_FLOAT32, 5, a, 1, &two, 0, out);
+    for (int i = 0; i < 5; ++i) assert_true(out[i] == 2 * a[i]);
+}
+
+void test_compare_vs_reference_and_hand(void **) {
+    for (auto *t : tables())
+        for (DType dt : kt::all_numeric())
+            for (CompareFn f : kCompareAll)
+                for (auto steps : kSteps)
+                    for (int64_t n : {int64_t(1), int64_t(7), int64_t(1023)}) {
+                        Buffer a(dt, steps[0] ? n : 1), b(dt, steps[1] ? n : 1);
+                        Buffer got(NG_BOOL, n, 1), want(NG_BOOL, n);
+                        kt::fill_random(a, 5, -2, 2);
+                        kt::fill_random(b, 5, -2, 2);  // same seed: many equal pairs
+                        if (dt == NG_FLOAT32 || dt == NG_FLOAT64) a.set(0, NAN);
+                        t->compare(f, dt, n, a.data(), steps[0], b.data(), steps[1], got.as<uint8_t>());
+                        reference::compare(f, dt, n, a.data(), steps[0], b.data(), steps[1], want.as<uint8_t>());
+                        kt::expect_same(got, want, 0, label(t, fn_name(f), dt, n));
+                    }
+    float a[4] = {1, 2, NAN, 3}, b[4] = {2, 2, NAN, 1};
+    uint8_t out[4];
+    compare(CompareFn::Less, NG_FLOAT32, 4, a, 1, b, 1, out);
+    assert_true(out[0] == 1 && out[1] == 0 && out[2] == 0 && out[3] == 0);
+    compare(CompareFn::NotEqual, NG_FLOAT32, 4, a, 1, b, 1, out);
+    assert_true(out[0] == 1 && out[1] == 0 && out[2] == 1 && out[3] == 1);  // NaN != NaN
+    compare(CompareFn::GreaterEqual, NG_FLOAT32, 4, a, 1, b, 1, out);
+    assert_true(out[0] == 0 && out[1] == 1 && out[2] == 0 && out[3] == 1);
+    int64_t x[3] = {-1, 0, 1}, zero = 0;
+    compare(CompareFn::Equal, NG_INT64, 3, x, 1, &zero, 0, out);
+    assert_true(out[0] == 0 && out[1] == 1 && out[2] == 0);
+}
+
+void test_select_vs_reference_and_hand(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_INT64, NG_UINT8, NG_BOOL})
+            for (auto steps : kSteps)
+                for (int64_t n : kt::odd_lengths()) {
+                    Buffer cond(NG_BOOL, n), a(dt, steps[0] ? n : 1), b(dt, steps[1] ? n : 1);
+                    Buffer got(dt, n, ng::dtype_size(dt)), want(dt, n);
+                    kt::fill_random(cond, 11);
+                    kt::fill_random(a, 12);
+                    kt::fill_random(b, 13);
+                    t->select(dt, n, cond.as<uint8_t>(), a.data(), steps[0], b.data(), steps[1], got.data());
+                    reference::select(dt, n, cond.as<uint8_t>(), a.data(), steps[0], b.data(), steps[1], want.data());
+                    kt::expect_same(got, want, 0, label(t, "select", dt, n));
+                }
+    uint8_t c[3] = {1, 0, 1};
+    int32_t a[3] = {1, 2, 3}, b = -9, out[3];
+    select(NG_INT32, 3, c, a, 1, &b, 0, out);
+    assert_true(out[0] == 1 && out[1] == -9 && out[2] == 3);
+}
+
+void test_cast_vs_reference_and_hand(void **) {
+    const DType all[] = {NG_BOOL, NG_INT32, NG_INT64, NG_UINT8, NG_FLOAT32, NG_FLOAT64};
+    for (DType from : all)
+        for (DType to : all) {
+            int64_t n = 1031;
+            Buffer x(from, n, ng::dtype_size(from)), got(to, n, ng::dtype_size(to)), want(to, n);
+            kt::fill_random(x, 17, -300, 300);
+            if (ng::dtype_is_float(from)) {
+                const double special[] = {NAN, 1e10, -1e10, 300.7, -5.5, 255.9, 2147483647.0, -2147483649.0, 1e30, -0.0};
+                for (int i = 0; i < 10; ++i) x.set(i, special[i]);
+            }
+            cast(from, to, n, x.data(), got.data());
+            reference::cast(from, to, n, x.data(), want.data());
+            kt::expect_same(got, want, 0, std::string("cast ") + ng::dtype_name(from) + " -> " + ng::dtype_name(to));
+        }
+    float f[6] = {NAN, 1e10f, -1e10f, 300.7f, -5.5f, 2.9f};
+    int32_t i32[6];
+    cast(NG_FLOAT32, NG_INT32, 6, f, i32);
+    assert_true(i32[0] == 0 && i32[1] == INT32_MAX && i32[2] == INT32_MIN && i32[3] == 300 && i32[4] == -5 && i32[5] == 2);
+    uint8_t u8[6];
+    cast(NG_FLOAT32, NG_UINT8, 6, f, u8);
+    assert_true(u8[0] == 0 && u8[1] == 255 && u8[2] == 0 && u8[3] == 255 && u8[4] == 0 && u8[5] == 2);
+    uint8_t b[6];
+    cast(NG_FLOAT32, NG_BOOL, 6, f, b);
+    assert_true(b[0] == 1 && b[1] == 1 && b[5] == 1);
+    int64_t big[2] = {(int64_t(1) << 32) + 5, -1};
+    int32_t wrapped[2];
+    cast(NG_INT64, NG_INT32, 2, big, wrapped);
+    assert_true(wrapped[0] == 5 && wrapped[1] == -1);
+    double d[2];
+    cast(NG_INT64, NG_FLOAT64, 2, big, d);
+    assert_true(d[0] == 4294967301.0 && d[1] == -1.0);
+}
+
+// |float sum - exact| <= bound: pairwise summation keeps the error near log2(n) roundings of the
+// sum of magnitudes; a plain loop would need n of them.
+void expect_sum_close(double got, double exact, double magnitude, int64_t n, DType dt, const std::string &what) {
+    double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
+    double bound = (std::log2(double(n) + 1) + 8) * eps * magnitude;
+    if (!(std::fabs(got - exact) <= bound))
+        fail_msg("%s: got %.17g, exact %.17g (error %.3g > %.3g)", what.c_str(), got, exact, std::fabs(got - exact), bound);
+}
+
+void test_reduce_all_vs_reference(void **) {
+    for (auto *t : tables())
+        for (DType dt : kt::all_numeric())
+            for (ReduceFn f : kReduceAll)
+                for (int64_t n : kt::odd_lengths()) {
+                    Buffer x(dt, n, ng::dtype_size(dt)), got(dt, 1), want(dt, 1);
+                    if (f == ReduceFn::Prod && ng::dtype_is_float(dt)) kt::fill_random(x, 3, 0.99, 1.01);
+                    else kt::fill_random(x, 3, -100, 100);
+                    t->reduce_all(f, dt, n, x.data(), got.data());
+                    reference::reduce_all(f, dt, n, x.data(), want.data());
+                    std::string what = label(t, fn_name(f), dt, n);
+                    if (ng::dtype_is_float(dt) && (f == ReduceFn::Sum || f == ReduceFn::Prod)) {
+                        double magnitude = 0;
+                        for (int64_t i = 0; i < n; ++i) magnitude += std::fabs(x.get(i));
+                        if (f == ReduceFn::Prod) magnitude = std::max(1.0, std::fabs(want.get(0))) * double(n);
+                        expect_sum_close(got.get(0), want.get(0), magnitude, n, dt, what);
+                    } else {
+                        kt::expect_same(got, want, 0, what);
+                    }
+                }
+}
+
+void test_reduce_all_hand_values(void **) {
+    float x[5] = {3, -1, 4, 1, -5}, r;
+    reduce_all(ReduceFn::Sum, NG_FLOAT32, 5, x, &r);
+    assert_true(r == 2);
+    reduce_all(ReduceFn::Max, NG_FLOAT32, 5, x, &r);
+    assert_true(r == 4);
+    reduce_all(ReduceFn::Min, NG_FLOAT32, 5, x, &r);
+    assert_true(r == -5);
+    reduce_all(ReduceFn::Prod, NG_FLOAT32, 5, x, &r);
+    assert_true(r == 60);
+    reduce_all(ReduceFn::Sum, NG_FLOAT32, 0, x, &r);
+    assert_true(r == 0);
+    reduce_all(ReduceFn::Max, NG_FLOAT32, 0, x, &r);
+    assert_true(r == -INFINITY);
+    // NaN anywhere (including the tail that is not a whole vector) wins max and min.
+    std::vector<float> v(1027, 1.f);
+    for (size_t pos : {size_t(0), size_t(500), size_t(1026)}) {
+        v.assign(1027, 1.f);
+        v[pos] = NAN;
+        reduce_all(ReduceFn::Max, NG_FLOAT32, 1027, v.data(), &r);
+        assert_true(std::isnan(r));
+        reduce_all(ReduceFn::Min, NG_FLOAT32, 1027, v.data(), &r);
+        assert_true(std::isnan(r));
+    }
+    // Accuracy: a million 0.1f summed in float32. Pairwise summation lands within a few ulp of the
+    // exact sum; a single running float sum is off by about 1%.
+    std::vector<float> tenths(1000000, 0.1f);
+    reduce_all(ReduceFn::Sum, NG_FLOAT32, int64_t(tenths.size()), tenths.data(), &r);
+    double exact = 1000000 * double(0.1f);
+    kt::expect_near(r, exact, 1e-6, "sum of a million 0.1f");
+
+    int32_t i[4] = {INT32_MAX, 1, 5, 7}, ri;
+    reduce_all(ReduceFn::Sum, NG_INT32, 4, i, &ri);
+    assert_true(ri == INT32_MIN + 12);  // 2^31 + 12 wraps
+    reduce_all(ReduceFn::Min, NG_INT32, 0, i, &ri);
+    assert_true(ri == INT32_MAX);
+    uint8_t b[3] = {0, 1, 0}, rb;
+    reduce_all(ReduceFn::Max, NG_BOOL, 3, b, &rb);  // any
+    assert_true(rb == 1);
+    reduce_all(ReduceFn::Min, NG_BOOL, 3, b, &rb);  // all
+    assert_true(rb == 0);
+}
+
+void test_accumulate_and_fill(void **) {
+    for (auto *t : tables())
+        for (DType dt : kt::all_numeric())
+            for (ReduceFn f : kReduceAll)
+                for (int64_t n : kt::odd_lengths()) {
+                    Buffer x(dt, n, ng::dtype_size(dt)), got(dt, n), want(dt, n);
+                    kt::fill_random(x, 21, -3, 3);
+                    kt::fill_random(got, 22, -3, 3);
+                    if (ng::dtype_is_float(dt) && n > 2) x.set(1, NAN), got.set(2, NAN);
+                    std::memcpy(want.data(), got.data(), size_t(n) * ng::dtype_size(dt));
+                    t->accumulate(f, dt, n, x.data(), got.data());
+                    reference::accumulate(f, dt, n, x.data(), want.data());
+                    kt::expect_same(got, want, 0, label(t, fn_name(f), dt, n) + " accumulate");
+                }
+    double acc[3] = {1, 5, -2}, x[3] = {2, 3, -4};
+    accumulate(ReduceFn::Sum, NG_FLOAT64, 3, x, acc);
+    assert_true(acc[0] == 3 && acc[1] == 8 && acc[2] == -6);
+    accumulate(ReduceFn::Max, NG_FLOAT64, 3, x, acc);
+    assert_true(acc[0] == 3 && acc[1] == 8 && acc[2] == -4);
+
+    for (DType dt : kt::all_numeric())
+        for (ReduceFn f : kReduceAll) {
+            Buffer got(dt, 37), want(dt, 37);
+            fill_identity(f, dt, 37, got.data());
+            reference::fill_identity(f, dt, 37, want.data());
+            kt::expect_same(got, want, 0, std::string("fill_identity ") + fn_name(f) + " " + ng::dtype_name(dt));
+        }
+    float fi[2];
+    fill_identity(ReduceFn::Min, NG_FLOAT32, 2, fi);
+    assert_true(fi[0] == INFINITY && fi[1] == INFINITY);
+    int64_t li[3];
+    fill_identity(ReduceFn::Max, NG_INT64, 3, li);
+    assert_true(li[2] == std::numeric_limits<int64_t>::lowest());
+    int32_t filled[1029];
+    fill(NG_INT32, 1029, -7.9, filled);
+    assert_true(filled[0] == -7 && filled[1028] == -7);
+    uint8_t u[3];
+    fill(NG_UINT8, 3, 1000, u);
+    assert_true(u[0] == 255 && u[2] == 255);
+}
+
+void test_level1_errors(void **) {
+    float x[2] = {1, 2}, out[2];
+    int32_t i[2] = {1, 2};
+    auto m = kt::expect_error(NG_ERR_DTYPE, [&] { unary(UnaryFn::Exp, NG_INT32, 2, i, i); });
+    kt::expect_contains(m, "exp");
+    kt::expect_contains(m, "int32");
+    m = kt::expect_error(NG_ERR_DTYPE, [&] { binary(BinaryFn::Add, NG_BOOL, 2, x, 1, x, 1, out); });
+    kt::expect_contains(m, "bool");
+    kt::expect_error(NG_ERR_DTYPE, [&] { unary(UnaryFn::Negative, NG_BOOL, 2, x, out); });
+    kt::expect_error(NG_ERR_DTYPE, [&] { reduce_all(ReduceFn::Sum, NG_BOOL, 2, x, out); });
+    m = kt::expect_error(NG_ERR_DTYPE, [&] { unary(UnaryFn::Copy, 99, 2, x, out); });
+    kt::expect_contains(m, "99");
+    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { unary(UnaryFn::Copy, NG_FLOAT32, -1, x, out); });
+    kt::expect_contains(m, "-1");
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { cast(NG_FLOAT32, NG_INT32, -3, x, out); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { fill(NG_FLOAT32, -3, 0, out); });
+    kt::expect_error(NG_ERR_DTYPE, [&] { cast(NG_FLOAT32, 0, 2, x, out); });
+    m = kt::expect_error(NG_ERR_INTERNAL, [&] { unary(static_cast<UnaryFn>(77), NG_FLOAT32, 2, x, out); });
+    kt::expect_contains(m, "77");
+    kt::expect_error(NG_ERR_INTERNAL, [&] { binary(BinaryFn::Add, NG_FLOAT32, 2, x, 2, x, 1, out); });
+    kt::expect_error(NG_ERR_INTERNAL, [&] { reduce_all(static_cast<ReduceFn>(-1), NG_FLOAT32, 2, x, out); });
+}
+
+void test_dispatch_choice(void **) {
+    std::string name = simd_arch_name();
+    auto available = tables();
+    // The dispatcher takes the widest instruction set the CPU (and OS) offer.
+    assert_string_equal(name.c_str(), available.back()->name);
+    assert_ptr_equal(&vector_table(), available.back());
+}
+
+}  // namespace
+
+int main() {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dispatch_choice),
+        cmocka_unit_test(test_unary_float_vs_reference),
+        cmocka_unit_test(test_unary_integer_vs_reference),
+        cmocka_unit_test(test_unary_hand_values),
+        cmocka_unit_test(test_binary_vs_reference),
+        cmocka_unit_test(test_binary_hand_values),
+        cmocka_unit_test(test_compare_vs_reference_and_hand),
+        cmocka_unit_test(test_select_vs_reference_and_hand),
+        cmocka_unit_test(test_cast_vs_reference_and_hand),
+        cmocka_unit_test(test_reduce_all_vs_reference),
+        cmocka_unit_test(test_reduce_all_hand_values),
+        cmocka_unit_test(test_accumulate_and_fill),
+        cmocka_unit_test(test_level1_errors),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
