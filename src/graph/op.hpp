@@ -110,8 +110,14 @@ struct SliceSpec {
 
 // Everything an op may carry besides args. Only the fields its kind uses are set.
 struct OpAttrs {
-    Axes axes;                                       // reductions, softmax, broadcast targets
-    const Axis *axis = nullptr;                      // Concat, OneHot, Flatten's new axis
+    // Reductions, Argmax/Argmin, softmax: the reduced axes (x's own Axis objects). Broadcast,
+    // AxesWithOrder, CastAxes: the result axes. Dot: the contracted axes, in a's order.
+    // Flatten: the merged components. AssignableTensor: its axes.
+    Axes axes;
+    // Concat: the result's joined axis; OneHot: the new class axis; Flatten: the merged axis
+    // (only this result axis is new: other flattened axes of the operand pass through);
+    // Argmax/Argmin: the reduced axis.
+    const Axis *axis = nullptr;
     uint32_t flags = 0;                              // AssignableTensor
     std::vector<uint8_t> data;                       // constant value, dense row-major in `axes` order
     std::vector<SliceSpec> slices;                   // Slice
