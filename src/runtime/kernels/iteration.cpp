@@ -63,8 +63,10 @@ void IterationSpace::sort_by_stride(int32_t op, int32_t end) {
     order_.resize(rank());
     for (int32_t d = 0; d < rank(); ++d) order_[d] = d;
     const auto &s = strides_[op];
-    std::stable_sort(order_.begin(), order_.begin() + end,
-                     [&](int32_t a, int32_t b) { return std::abs(s[a]) > std::abs(s[b]); });
+    // Insertion sort: stable, and unlike std::stable_sort it never allocates a buffer.
+    for (int32_t i = 1; i < end; ++i)
+        for (int32_t j = i; j > 0 && std::abs(s[order_[j]]) > std::abs(s[order_[j - 1]]); --j)
+            std::swap(order_[j], order_[j - 1]);
     apply_order();
 }
 
