@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <mutex>
 #include <set>
 #include <setjmp.h>
 #include <sstream>

@@ -1,0 +1,113 @@
+// ThreadPool: coverage of [0, n) exactly once in chunks of at least `grain`, inline execution for
+// small loops, nested calls and single-thread pools, exceptions rethrown on the caller, and
+// workers joined by the destructor.
+#include "test_kernels_support.hpp"
+
+
+namespace {
+
+struct Chunks {
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+    std::set<std::thread::id> threads;
+};
+
+// Runs parallel_for and checks the chunks tile [0, n) without overlap, each >= grain but the last.
+Chunks run_and_check(ng::ThreadPool &pool, int64_t n, int64_t grain) {
+    Chunks c;
+    std::mutex mutex;
+    std::vector<std::atomic<int>> hits(size_t(n > 0 ? n : 0));
+    pool.parallel_for(n, grain, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) hits[size_t(i)].fetch_add(1);
+        std::lock_guard<std::mutex> lock(mutex);
+        c.ranges.emplace_back(begin, end);
+        c.threads.insert(std::this_thread::get_id());
+    });
+    for (int64_t i = 0; i < n; ++i)
+        if (hits[size_t(i)] != 1) fail_msg("n=%lld grain=%lld: index %lld ran %d times", (long long)n, (long long)grain, (long long)i, int(hits[size_t(i)]));
+    for (auto [begin, end] : c.ranges)
+        if (end - begin < grain && end != n) fail_msg("chunk [%lld, %lld) shorter than grain %lld", (long long)begin, (long long)end, (long long)grain);
+    return c;
+}
+
+void test_coverage_one_and_four_threads(void **) {
+    for (int threads : {1, 4}) {
+        ng::ThreadPool pool(threads);
+        assert_int_equal(pool.size(), threads);
+        for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1000), int64_t(100003)})
+            for (int64_t grain : {int64_t(1), int64_t(16), int64_t(5000)}) run_and_check(pool, n, grain);
+        Chunks c = run_and_check(pool, 100000, 1);
+        if (threads == 1) {
+            assert_int_equal(c.ranges.size(), 1);  // everything on the caller
+            assert_true(*c.threads.begin() == std::this_thread::get_id());
+        } else {
+            assert_true(c.ranges.size() > 1);
+        }
+    }
+    ng::ThreadPool automatic(0);
+    assert_true(automatic.size() >= 1);
+}
+
+void test_small_loops_run_inline(void **) {
+    ng::ThreadPool pool(4);
+    Chunks c = run_and_check(pool, 64, 64);  // n <= grain: no hand-off
+    assert_int_equal(c.ranges.size(), 1);
+    assert_true(*c.threads.begin() == std::this_thread::get_id());
+    // Many tiny loops in a row stay on the caller.
+    int64_t total = 0;
+    for (int i = 0; i < 100000; ++i) pool.parallel_for(3, 8, [&](int64_t b, int64_t e) { total += e - b; });
+    assert_int_equal(total, 300000);
+}
+
+void test_nested_parallel_for(void **) {
+    ng::ThreadPool pool(4);
+    std::atomic<int64_t> sum{0};
+    pool.parallel_for(8, 1, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i)
+            pool.parallel_for(1000, 1, [&](int64_t ib, int64_t ie) { sum.fetch_add(ie - ib); });
+    });
+    assert_int_equal(sum.load(), 8000);
+}
+
+void test_exception_rethrown_on_caller(void **) {
+    for (int threads : {1, 4}) {
+        ng::ThreadPool pool(threads);
+        bool caught = false;
+        try {
+            pool.parallel_for(1000, 1, [&](int64_t b, int64_t e) {
+                if (b <= 500 && 500 < e) throw ng::invalid_argument("chunk holding 500 failed");
+            });
+        } catch (const ng::Error &err) {
+            caught = true;
+            kt::expect_contains(err.what(), "500");
+        }
+        assert_true(caught);
+        run_and_check(pool, 10000, 1);  // the pool still works afterwards
+    }
+}
+
+void test_concurrent_callers_and_destruction(void **) {
+    for (int round = 0; round < 20; ++round) {
+        ng::ThreadPool pool(4);
+        std::atomic<int64_t> total{0};
+        auto caller = [&] {
+            for (int i = 0; i < 50; ++i) pool.parallel_for(2000, 10, [&](int64_t b, int64_t e) { total.fetch_add(e - b); });
+        };
+        std::thread other(caller);
+        caller();
+        other.join();
+        assert_int_equal(total.load(), 2 * 50 * 2000);
+    }  // each destructor joins its workers; ASan/TSan-free exit proves none outlives the pool
+}
+
+}  // namespace
+
+int main() {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coverage_one_and_four_threads),
+        cmocka_unit_test(test_small_loops_run_inline),
+        cmocka_unit_test(test_nested_parallel_for),
+        cmocka_unit_test(test_exception_rethrown_on_caller),
+        cmocka_unit_test(test_concurrent_callers_and_destruction),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
