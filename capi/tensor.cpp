@@ -33,6 +33,8 @@ NG_API ng_tensor_t *ng_tensor_create(ng_dtype_t dt, const int64_t *shape, int32_
 NG_API ng_tensor_t *ng_tensor_from_data(ng_dtype_t dt, const int64_t *shape, int32_t rank, const void *data) {
     return call_returning("ng_tensor_from_data", (ng_tensor_t *)nullptr, [&] {
         ng::Tensor t = ng::Tensor::zeros(dt, dims_argument(shape, rank, "shape", "rank"));
+        if (data == nullptr && t.numel() > 0)
+            throw ng::invalid_argument("data is NULL but the tensor has ", t.numel(), " elements");
         t.write(data, ng::checked_bytes(t.numel(), t.element_size(), "shape"));
         return new_tensor_handle(std::move(t));
     });

@@ -46,6 +46,7 @@ static void from_data_rejects_missing_data(void **state) {
     const int64_t shape[] = {2, 3};
     assert_null(ng_tensor_from_data(NG_INT32, shape, 2, NULL));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_from_data");
+    assert_non_null(strstr(ng_last_error(), "data is NULL"));
     const int64_t overflow[] = {INT64_MAX, INT64_MAX};
     const int32_t one = 1;
     assert_null(ng_tensor_from_data(NG_INT32, overflow, 2, &one));
@@ -87,6 +88,10 @@ static void failed_wraps_never_run_the_deleter(void **state) {
     const int64_t backwards[] = {-1};
     const int64_t four[] = {4};
     assert_null(ng_tensor_wrap(NG_FLOAT32, four, backwards, 1, (void *)(uintptr_t)4, counting_deleter, &record));
+    expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
+    /* Reaching exactly INT64_MIN elements below data: the negation must not overflow. */
+    const int64_t three[] = {3}, half_min[] = {INT64_MIN / 2};
+    assert_null(ng_tensor_wrap(NG_FLOAT32, three, half_min, 1, buffer, counting_deleter, &record));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
     const int64_t overflow[] = {INT64_MAX, 2};
     assert_null(ng_tensor_wrap(NG_FLOAT32, overflow, NULL, 2, buffer, counting_deleter, &record));

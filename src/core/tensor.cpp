@@ -38,8 +38,9 @@ Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data
     Layout layout{shape, strides, 0};
     int64_t lowest, past_highest;
     layout.extent(lowest, past_highest);
-    size_t bytes = checked_bytes(past_highest - lowest, element, "strides");
-    size_t below = checked_bytes(-lowest, element, "strides");
+    const int64_t elements_below = checked_mul(lowest, -1, "strides");
+    size_t bytes = checked_bytes(checked_add(past_highest, elements_below, "strides"), element, "strides");
+    size_t below = checked_bytes(elements_below, element, "strides");
     uintptr_t address = reinterpret_cast<uintptr_t>(data);
     if (address < below || UINTPTR_MAX - (address - below) < bytes)
         throw invalid_argument("strides reach outside the address space from data ", data);
