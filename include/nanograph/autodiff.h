@@ -45,9 +45,10 @@ NG_API ng_op_t *ng_vjp(ng_graph_t *g, ng_op_t *y, ng_op_t *error, ng_op_t *wrt);
 
 /**
  * @brief Lists the trainable variables a value depends on (seed 001 `variables()`).
- * @param op The op whose upstream ops (through data arguments) are searched; op itself counts
- *        when it is a variable.
- * @param out Receives at most cap variables, in creation order; may be NULL when cap is 0.
+ * @param op The op whose upstream ops (through arguments and control dependencies, not initial
+ *        values) are searched; op itself counts when it is a variable.
+ * @param out Receives at most cap variables, in the order they are first reached (depth first,
+ *        arguments in order: [w, b] for tanh(dot(w, x) + b)); may be NULL when cap is 0.
  * @param cap The capacity of out (0 or more).
  * @return The number of trainable variables upstream of op (which may exceed cap: call with
  *         cap 0 to size the array), or -1 with ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid
