@@ -31,6 +31,17 @@ enum class ReduceFn : int32_t { Sum, Max, Min, Prod };
 // Float kernels for float32/float64; integer dtypes (int32, int64, uint8) use plain loops.
 // Unary math (Exp, Log, Tanh, ...) is for float dtypes only; Negative/Absolute/Sign/Square/Copy/
 // Relu work for all numeric dtypes.
+// Defined for every input (no UB, no trap):
+//  - integers wrap modulo 2^bits (Add, Subtract, Multiply, Negative, Square, Power, Sum, Prod);
+//    Divide truncates toward zero, x / 0 = 0, INT_MIN / -1 = INT_MIN; Power with a negative
+//    exponent is the truncated 1 / x^|e| (1 for x = 1, +-1 for x = -1, else 0).
+//  - floats: Maximum/Minimum and Max/Min reductions propagate NaN (NumPy's maximum); Sign and Relu
+//    keep NaN; Power is libm's pow; Sigmoid saturates to exactly 0 and 1 without NaN.
+//  - bool accepts only what keeps values 0/1: Copy, Absolute, Sign, Square, Relu; Multiply,
+//    Maximum, Minimum; every compare and select; Max, Min, Prod reductions. Others: NG_ERR_DTYPE.
+//  - cast: NaN -> 0, float -> integer saturates and truncates, integer -> integer wraps,
+//    anything -> bool is != 0.
+// Invalid requests throw ng::Error (dtype, negative n, function code out of range, step not 0/1).
 void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out);
 // a_step / b_step: 1 = array, 0 = one value broadcast over the array.
 void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, void *out);
@@ -46,6 +57,8 @@ void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);
 
 // The instruction set the dispatcher picked on this CPU ("avx512", "avx2+fma", "sse2").
+// A reduction over a chunked run combines per-chunk results in a fixed order that depends on the
+// sizes only, so results are bitwise identical whatever the pool's thread count.
 const char *simd_arch_name();
 
 // ---- level 2: strided drivers ----------------------------------------------------------------
