@@ -57,8 +57,6 @@ void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);
 
 // The instruction set the dispatcher picked on this CPU ("avx512", "avx2+fma", "sse2").
-// A reduction over a chunked run combines per-chunk results in a fixed order that depends on the
-// sizes only, so results are bitwise identical whatever the pool's thread count.
 const char *simd_arch_name();
 
 // ---- level 2: strided drivers ----------------------------------------------------------------
@@ -95,6 +93,8 @@ void run_elementwise(const Program &program, const std::vector<int64_t> &shape,
 // out = f over the program's values, where `out.strides` has 0 on every reduced dimension (the
 // output is the reduction of all iteration points that map to the same output element). The
 // output is overwritten (not accumulated into). Mean = Sum then a Multiply by 1/n in the caller.
+// Work is split into chunks by size only and partial results are combined in a fixed order, so
+// the result is bitwise identical whatever the pool's thread count.
 void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &shape,
                 const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool);
 
