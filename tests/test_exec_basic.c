@@ -189,8 +189,8 @@ static void test_cse_and_fusion_in_plan_figures(void **state) {
     ng_graph_destroy(g);
 }
 
-/* Ten chained ops over N elements, each result read again later (no fusion possible): the
- * planner reuses memory, so the arena stays far below ten buffers. */
+/* Ten chained values over N elements, each read by two ops (so it must be stored: fusion
+ * would recompute it): the planner reuses memory, so the arena stays far below ten buffers. */
 static void test_arena_reuses_dead_buffers(void **state) {
     (void)state;
     enum { N = 4096 };
@@ -199,17 +199,17 @@ static void test_arena_reuses_dead_buffers(void **state) {
     ng_op_t *x = ng_placeholder(g, NG_FLOAT32, &n, 1, NULL);
     ng_op_t *v = x;
     for (int i = 0; i < 10; ++i) {
-        ng_op_t *e = ng_exp(g, v);      /* e is read twice: not fused */
-        v = ng_tanh(g, ng_add(g, e, ng_multiply(g, e, e)));
+        ng_op_t *e = ng_tanh(g, v); /* read by the add and the multiply: stored */
+        v = ng_add(g, e, ng_multiply(g, e, e));
     }
     ng_transformer_t *t = ng_transformer_create(NULL);
     ng_computation_t *c = ng_computation_create(t, &v, 1, &x, 1);
     assert_non_null(c);
     ng_computation_stats_t st;
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
-    assert_true(st.num_buffers >= 20);
-    assert_true(st.buffer_bytes >= (size_t)20 * N * 4);
-    assert_true(st.arena_bytes <= (size_t)3 * N * 4);
+    assert_true(st.num_buffers >= 10);
+    assert_true(st.buffer_bytes >= (size_t)10 * N * 4);
+    assert_true(st.arena_bytes <= (size_t)2 * N * 4);
 
     float xv[N];
     for (int i = 0; i < N; ++i) xv[i] = (float)(i % 13) / 13.0f - 0.5f;
@@ -221,8 +221,8 @@ static void test_arena_reuses_dead_buffers(void **state) {
     for (int i = 0; i < N; ++i) {
         double r = xv[i];
         for (int k = 0; k < 10; ++k) {
-            double e = exp(r);
-            r = tanh(e + e * e);
+            double e = tanh(r);
+            r = e + e * e;
         }
         assert_true(fabs(got[i] - r) <= 1e-5);
     }
@@ -297,8 +297,10 @@ static void test_compile_errors(void **state) {
     assert_error_names(ng_last_status(), NG_ERR_INVALID_ARGUMENT, "ng_computation_create");
     /* x is needed, is not a parameter, and has neither a value nor an initial value. */
     assert_null(ng_computation_create(t, &y, 1, NULL, 0));
+    char message[256];
+    snprintf(message, sizeof message, "%s", ng_last_error());
     assert_error_names(ng_last_status(), NG_ERR_STATE, "ng_computation_create");
-    assert_non_null(strstr(ng_last_error(), ng_op_name(x)));
+    assert_non_null(strstr(message, ng_op_name(x)));
     /* A wrong handle type is refused, not dereferenced as an op. */
     assert_null(ng_computation_create(t, (ng_op_t *const *)&g, 1, NULL, 0));
     assert_error_names(ng_last_status(), NG_ERR_INVALID_ARGUMENT, "ng_computation_create");

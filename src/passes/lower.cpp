@@ -1,5 +1,6 @@
 #include "passes/lower.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/checked_math.hpp"
@@ -95,9 +96,11 @@ Value Lowering::pack(int32_t id, const Axes &order) {
     return packed;
 }
 
+// Counts consumers, not edges: x*x reads x twice but x is still computed for one consumer only.
 void Lowering::count_uses() {
     for (const Node &n : graph.nodes)
-        for (int32_t a : n.args) ++uses[a];
+        for (size_t i = 0; i < n.args.size(); ++i)
+            if (std::find(n.args.begin(), n.args.begin() + i, n.args[i]) == n.args.begin() + i) ++uses[n.args[i]];
     for (int32_t r : graph.results) ++uses[r];
 }
 

@@ -47,18 +47,15 @@ Layout restride_by_name(const Value &arg, const Axes &arg_axes, const Axes &axes
     return l;
 }
 
-Layout slice_layout(const Layout &in, const std::vector<SliceSpec> &specs) {
+// The sliced axes' lengths are the result's (the builder computed them).
+Layout slice_layout(const Layout &in, const std::vector<SliceSpec> &specs, const std::vector<int64_t> &result_shape) {
     if (specs.size() != in.shape.size()) throw internal_error("slice has ", specs.size(), " specs for rank ", in.shape.size());
     Layout l;
     l.offset = in.offset;
+    l.shape = result_shape;
     for (size_t i = 0; i < specs.size(); ++i) {
-        const SliceSpec &s = specs[i];
-        l.offset += s.start * in.strides[i];
-        if (s.drop) continue;
-        int64_t length = s.step > 0 ? (s.stop > s.start ? (s.stop - s.start + s.step - 1) / s.step : 0)
-                                    : (s.start > s.stop ? (s.start - s.stop - s.step - 1) / -s.step : 0);
-        l.shape.push_back(length);
-        l.strides.push_back(in.strides[i] * s.step);
+        l.offset += specs[i].start * in.strides[i];
+        if (!specs[i].drop) l.strides.push_back(in.strides[i] * specs[i].step);
     }
     return l;
 }
@@ -96,7 +93,7 @@ void lower_view(Lowering &L, int32_t id) {
     case OpKind::AxesWithOrder: v.layout = restride_by_name(L.values[arg], a.axes, n.axes); break;
     case OpKind::CastAxes:
     case OpKind::StopGradient: v.layout = in; break;
-    case OpKind::Slice: v.layout = slice_layout(in, n.attrs.slices); break;
+    case OpKind::Slice: v.layout = slice_layout(in, n.attrs.slices, n.shape()); break;
     case OpKind::Unflatten: {
         v.layout.offset = in.offset;
         for (size_t i = 0; i < a.axes.size(); ++i) {
@@ -126,7 +123,9 @@ void lower_view(Lowering &L, int32_t id) {
         size_t pos = 0;
         bool ok = true;
         for (const Axis *ax : n.axes) {
-            size_t count = ax->components.empty() ? 1 : ax->components.size();
+            // Only the newly merged axis consumes several operand axes; an axis flattened
+            // earlier passes through as one.
+            size_t count = ax == n.attrs.axis ? ax->components.size() : 1;
             int64_t stride = 0;
             if (!merge_dims(in, pos, count, stride)) ok = false;
             l.shape.push_back(ax->length);
