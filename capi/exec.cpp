@@ -1,4 +1,5 @@
 // C API of transformers and computations (include/nanograph/exec.h).
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -18,6 +19,11 @@ struct ng_transformer {
 struct ng_computation {
     uint32_t magic = ng::kComputationMagic;
     std::unique_ptr<ng::Computation> impl;
+    // Per-run argument arrays, sized once, so a run allocates nothing but new output tensors.
+    std::vector<const ng::Tensor *> inputs;
+    std::vector<ng::Tensor *> outputs;
+    std::vector<ng::Tensor> fresh;
+    std::vector<ng_tensor_t *> fresh_handles;
 };
 
 namespace {
@@ -93,6 +99,10 @@ NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *con
         auto param_ops = ops_of(params, nparams, "params", "nparams");
         auto handle = std::make_unique<ng_computation>();
         handle->impl = std::make_unique<ng::Computation>(t->impl, result_ops, param_ops);
+        handle->inputs.resize(param_ops.size());
+        handle->outputs.resize(result_ops.size());
+        handle->fresh.resize(result_ops.size());
+        handle->fresh_handles.resize(result_ops.size());
         return handle.release();
     });
 }
@@ -111,31 +121,26 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
         const size_t np = comp.params().size(), nr = comp.plan().results.size();
         require_array(inputs, static_cast<int64_t>(np), "inputs", "the number of parameters");
         require_array(outputs, static_cast<int64_t>(nr), "outputs", "the number of results");
-        std::vector<const ng::Tensor *> in(np);
         for (size_t i = 0; i < np; ++i) {
             std::string name = "inputs[" + std::to_string(i) + "]";
-            in[i] = &tensor_of(inputs[i], name.c_str());
+            c->inputs[i] = &tensor_of(inputs[i], name.c_str());
         }
-        std::vector<ng::Tensor> out(nr);
-        std::vector<bool> given(nr, false);
         for (size_t i = 0; i < nr; ++i) {
-            if (!outputs[i]) continue;
             std::string name = "outputs[" + std::to_string(i) + "]";
-            out[i] = tensor_of(outputs[i], name.c_str());  // a view sharing the caller's storage
-            given[i] = true;
+            c->outputs[i] = outputs[i] ? &tensor_of(outputs[i], name.c_str()) : nullptr;
         }
-        comp.run(in, out, given);
-        // Only now, with nothing left to fail, hand new tensors to the NULL slots.
-        std::vector<ng_tensor_t *> fresh(nr, nullptr);
+        comp.run(c->inputs.data(), c->outputs.data(), c->fresh.data());
+        // Only now, with nothing left to fail but the handles, hand new tensors to the NULL slots.
+        std::fill(c->fresh_handles.begin(), c->fresh_handles.end(), nullptr);
         try {
             for (size_t i = 0; i < nr; ++i)
-                if (!given[i]) fresh[i] = new_tensor_handle(std::move(out[i]));
+                if (!outputs[i]) c->fresh_handles[i] = new_tensor_handle(std::move(c->fresh[i]));
         } catch (...) {
-            for (ng_tensor_t *f : fresh) ng_tensor_release(f);
+            for (ng_tensor_t *f : c->fresh_handles) ng_tensor_release(f);
             throw;
         }
         for (size_t i = 0; i < nr; ++i)
-            if (!given[i]) outputs[i] = fresh[i];
+            if (!outputs[i]) outputs[i] = c->fresh_handles[i];
     });
 }
 

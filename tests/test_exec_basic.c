@@ -355,7 +355,10 @@ static void test_run_errors_change_nothing(void **state) {
 
     /* get/set_value errors. */
     assert_error_names(ng_transformer_get_value(t, x, NULL), NG_ERR_INVALID_ARGUMENT, "ng_transformer_get_value");
-    assert_error_names(ng_transformer_get_value(t, update, &value), NG_ERR_INVALID_ARGUMENT, "ng_transformer_get_value");
+    ng_tensor_t *not_filled = value;
+    assert_error_names(ng_transformer_get_value(t, update, &not_filled), NG_ERR_INVALID_ARGUMENT,
+                       "ng_transformer_get_value");
+    assert_null(not_filled); /* out-parameters are NULL on failure */
     assert_error_names(ng_transformer_set_value(t, acc, wrong_dtype), NG_ERR_DTYPE, "ng_transformer_set_value");
     assert_error_names(ng_transformer_set_value(t, acc, wrong_shape), NG_ERR_AXES, "ng_transformer_set_value");
     assert_error_names(ng_transformer_set_value(t, acc, NULL), NG_ERR_INVALID_ARGUMENT, "ng_transformer_set_value");

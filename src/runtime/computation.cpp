@@ -54,32 +54,49 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
     executor_ = std::make_unique<Executor>(plan_);
 }
 
-void Computation::validate(const std::vector<const Tensor *> &inputs, std::vector<Tensor> &outputs,
-                           const std::vector<bool> &given) const {
-    if (inputs.size() != params_.size()) throw invalid_argument(inputs.size(), " inputs for ", params_.size(), " parameters");
-    for (size_t i = 0; i < inputs.size(); ++i) {
+namespace {
+
+bool same_shape(const std::vector<int64_t> &shape, const Axes &axes) {
+    if (shape.size() != axes.size()) return false;
+    for (size_t i = 0; i < axes.size(); ++i)
+        if (shape[i] != axes[i]->length) return false;
+    return true;
+}
+
+}  // namespace
+
+void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) const {
+    for (size_t i = 0; i < params_.size(); ++i) {
         const Op *p = params_[i];
         if (inputs[i]->dtype() != p->dtype)
             throw dtype_error("input ", i, " (", p->name, ") has dtype ", dtype_name(inputs[i]->dtype()), ", expected ",
                               dtype_name(p->dtype));
-        if (inputs[i]->shape() != shape_of(p->axes))
+        if (!same_shape(inputs[i]->shape(), p->axes))
             throw axes_error("input ", i, " (", p->name, ") has shape ", describe_shape(inputs[i]->shape()),
                              ", expected ", describe_shape(shape_of(p->axes)));
     }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        if (!given[i]) continue;
-        if (outputs[i].dtype() != plan_.result_dtypes[i])
-            throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i].dtype()), ", expected ",
+    for (size_t i = 0; i < plan_.results.size(); ++i) {
+        if (!outputs[i]) continue;
+        if (outputs[i]->dtype() != plan_.result_dtypes[i])
+            throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i]->dtype()), ", expected ",
                               dtype_name(plan_.result_dtypes[i]));
-        if (outputs[i].shape() != plan_.result_shapes[i])
-            throw axes_error("output ", i, " has shape ", describe_shape(outputs[i].shape()), ", expected ",
+        if (outputs[i]->shape() != plan_.result_shapes[i])
+            throw axes_error("output ", i, " has shape ", describe_shape(outputs[i]->shape()), ", expected ",
                              describe_shape(plan_.result_shapes[i]));
     }
 }
 
-void Computation::run(const std::vector<const Tensor *> &inputs, std::vector<Tensor> &outputs,
-                      const std::vector<bool> &given) {
-    validate(inputs, outputs, given);
+void Computation::copy_result(size_t i, Tensor &out) {
+    const Value &v = plan_.results[i];
+    copy_from_.data = bases_[v.buffer] + v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
+    copy_from_.strides.assign(v.layout.strides.begin(), v.layout.strides.end());
+    copy_to_.data = out.data();
+    copy_to_.strides.assign(out.strides().begin(), out.strides().end());
+    kernels::copy_strided(plan_.result_dtypes[i], plan_.result_shapes[i], copy_from_, copy_to_, transformer_->pool());
+}
+
+void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh) {
+    validate(inputs, outputs);
     char *arena = static_cast<char *>(arena_->data());
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
         const Buffer &buf = plan_.buffers[b];
@@ -108,14 +125,12 @@ void Computation::run(const std::vector<const Tensor *> &inputs, std::vector<Ten
     executor_->run(bases_, transformer_->pool());
 
     for (size_t i = 0; i < plan_.results.size(); ++i) {
-        if (!given[i]) outputs[i] = Tensor::zeros(plan_.result_dtypes[i], plan_.result_shapes[i]);
-        const Value &v = plan_.results[i];
-        kernels::Strided src, dst;
-        src.data = bases_[v.buffer] + v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
-        src.strides = v.layout.strides;
-        dst.data = outputs[i].data();
-        dst.strides = outputs[i].strides();
-        kernels::copy_strided(plan_.result_dtypes[i], plan_.result_shapes[i], src, dst, transformer_->pool());
+        if (outputs[i]) {
+            copy_result(i, *outputs[i]);
+        } else {
+            fresh[i] = Tensor::zeros(plan_.result_dtypes[i], plan_.result_shapes[i]);
+            copy_result(i, fresh[i]);
+        }
     }
 }
 

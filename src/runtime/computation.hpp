@@ -16,8 +16,10 @@ public:
     Computation(std::shared_ptr<Transformer> t, const std::vector<const Op *> &results,
                 const std::vector<const Op *> &params);
 
-    // outputs[i] null: receives a new tensor. Inputs/outputs are validated before anything runs.
-    void run(const std::vector<const Tensor *> &inputs, std::vector<Tensor> &outputs, const std::vector<bool> &given);
+    // inputs: one tensor per parameter. outputs: one slot per result; a result whose slot is
+    // null goes into a new tensor in fresh[i]. Everything is validated before anything runs.
+    // Once warm, a run allocates nothing but those new tensors.
+    void run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh);
 
     const Plan &plan() const { return plan_; }
     int32_t num_source_ops() const { return num_source_ops_; }
@@ -26,7 +28,8 @@ public:
     Transformer &transformer() { return *transformer_; }
 
 private:
-    void validate(const std::vector<const Tensor *> &inputs, std::vector<Tensor> &outputs, const std::vector<bool> &given) const;
+    void validate(const Tensor *const *inputs, Tensor *const *outputs) const;
+    void copy_result(size_t i, Tensor &out);
 
     std::shared_ptr<Transformer> transformer_;
     std::vector<const Op *> results_, params_;
@@ -35,6 +38,7 @@ private:
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
     std::vector<Tensor> staged_inputs_;  // row-major copies of strided inputs, kept for reuse
+    kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
     int32_t num_source_ops_ = 0;
 };
 

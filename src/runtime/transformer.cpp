@@ -67,9 +67,10 @@ Tensor Transformer::initialize(const Op *persistent) {
         // The initializer is an ordinary computation of the initial value, run once.
         const Op *init = persistent->initial_value;
         Computation c(shared_from_this(), {init}, {});
-        std::vector<Tensor> out(1);
-        c.run({}, out, {false});
-        copy_broadcast_by_name(out[0], init->axes, value, persistent->axes, pool());
+        Tensor *no_slot = nullptr;
+        Tensor result;
+        c.run(nullptr, &no_slot, &result);
+        copy_broadcast_by_name(result, init->axes, value, persistent->axes, pool());
     } catch (...) {
         initializing_.pop_back();
         throw;
