@@ -394,11 +394,56 @@ static void test_initializers_and_lifetimes(void **state) {
     ng_graph_destroy(g);
 }
 
+/* A strided input is read in place: the computation is planned again for the input's strides,
+ * so a transposed matrix reaches BLAS as a transpose flag (one kernel, nothing packed). */
+static void test_strided_input_is_read_in_place(void **state) {
+    (void)state;
+    ng_graph_t *g = ng_graph_create();
+    const ng_axis_t *M = ng_axis(g, "M", 3), *K = ng_axis(g, "K", 4), *N = ng_axis(g, "N", 2);
+    const ng_axis_t *mk[2] = {M, K}, *kn[2] = {K, N};
+    ng_op_t *a = ng_placeholder(g, NG_FLOAT64, mk, 2, NULL);
+    ng_op_t *b = ng_placeholder(g, NG_FLOAT64, kn, 2, NULL);
+    ng_op_t *d = ng_dot(g, a, b);
+    ng_op_t *params[2] = {a, b};
+    ng_transformer_t *t = ng_transformer_create(NULL);
+    ng_computation_t *c = ng_computation_create(t, &d, 1, params, 2);
+    assert_non_null(c);
+
+    double av[12], bnk[8]; /* b stored as (N, K); its transpose view is (K, N) */
+    for (int i = 0; i < 12; ++i) av[i] = i - 5.5;
+    for (int i = 0; i < 8; ++i) bnk[i] = 0.25 * i + 1;
+    ng_tensor_t *ta = ng_tensor_from_data(NG_FLOAT64, (int64_t[]){3, 4}, 2, av);
+    ng_tensor_t *stored = ng_tensor_from_data(NG_FLOAT64, (int64_t[]){2, 4}, 2, bnk);
+    ng_tensor_t *tb = ng_tensor_transpose(stored);
+    ng_tensor_t *in[2] = {ta, tb}, *out[1] = {NULL};
+    assert_int_equal(ng_computation_run(c, in, out), NG_OK);
+    ng_computation_stats_t st;
+    assert_int_equal(ng_computation_stats(c, &st), NG_OK);
+    assert_int_equal(st.num_kernels, 1);
+    assert_int_equal(st.arena_bytes, 64); /* the 3x2 result only */
+    double got[6];
+    assert_int_equal(ng_tensor_read(out[0], got, sizeof got), NG_OK);
+    for (int m = 0; m < 3; ++m)
+        for (int n = 0; n < 2; ++n) {
+            double r = 0;
+            for (int k = 0; k < 4; ++k) r += av[m * 4 + k] * bnk[n * 4 + k];
+            assert_true(got[m * 2 + n] == r);
+        }
+    ng_tensor_release(out[0]);
+    ng_tensor_release(ta);
+    ng_tensor_release(tb);
+    ng_tensor_release(stored);
+    ng_computation_destroy(c);
+    ng_transformer_destroy(t);
+    ng_graph_destroy(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_assign_and_sequential_semantics),
         cmocka_unit_test(test_persistent_accumulates_across_runs),
         cmocka_unit_test(test_alignment_strided_input_and_given_output),
+        cmocka_unit_test(test_strided_input_is_read_in_place),
         cmocka_unit_test(test_cse_and_fusion_in_plan_figures),
         cmocka_unit_test(test_arena_reuses_dead_buffers),
         cmocka_unit_test(test_memory_does_not_grow_over_runs),

@@ -8,7 +8,8 @@
 
 namespace ng {
 
-Lowering::Lowering(const ExecGraph &g) : graph(g) {
+Lowering::Lowering(const ExecGraph &g, const std::vector<std::vector<int64_t>> &strides)
+    : graph(g), param_strides(strides) {
     const size_t n = g.nodes.size();
     values.resize(n);
     uses.assign(n, 0);
@@ -194,6 +195,8 @@ Plan Lowering::run() {
     return std::move(plan);
 }
 
-Plan lower(const ExecGraph &graph) { return Lowering(graph).run(); }
+Plan lower(const ExecGraph &graph, const std::vector<std::vector<int64_t>> &param_strides) {
+    return Lowering(graph, param_strides).run();
+}
 
 }  // namespace ng

@@ -12,8 +12,9 @@
 
 namespace ng {
 
-// `param_dtypes` / shapes come from the graph (the placeholders); persistent and constant
-// leaves get their buffers here. Buffer offsets are placed later by plan_memory().
-Plan lower(const ExecGraph &graph);
+// Parameter i is read with strides param_strides[i] (in elements, from the input's element
+// (0, ..., 0)); an empty list means row-major for every parameter. Persistent and constant leaves
+// get their buffers here. Buffer offsets are placed later by plan_memory().
+Plan lower(const ExecGraph &graph, const std::vector<std::vector<int64_t>> &param_strides = {});
 
 }  // namespace ng

@@ -28,9 +28,11 @@ void lower_leaf(Lowering &L, int32_t id) {
         b.kind = Buffer::Kind::Persistent;
         b.persistent = n.origin;
     }
+    const int32_t param_index = b.param;
     L.plan.buffers.push_back(std::move(b));
     L.writes_to_buffer.push_back(0);
     L.values[id] = L.row_major(static_cast<int32_t>(L.plan.buffers.size() - 1), shape);
+    if (param_index >= 0 && !L.param_strides.empty()) L.values[id].layout.strides = L.param_strides.at(param_index);
 }
 
 namespace {

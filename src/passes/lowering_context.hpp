@@ -12,11 +12,12 @@ namespace ng {
 
 class Lowering {
 public:
-    explicit Lowering(const ExecGraph &graph);
+    Lowering(const ExecGraph &graph, const std::vector<std::vector<int64_t>> &param_strides);
     Plan run();
 
     // ---- used by the per-kind lowering functions ----
     const ExecGraph &graph;
+    const std::vector<std::vector<int64_t>> &param_strides;  // empty: row-major parameters
     Plan plan;
     std::vector<Value> values;       // per node; buffer -1 until lowered (or when fused away)
     std::vector<int32_t> uses;       // how many args/results refer to each node

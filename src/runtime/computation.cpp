@@ -39,18 +39,26 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
                          const std::vector<const Op *> &params)
     : transformer_(std::move(t)), results_(results), params_(params) {
     check_params(params);
-    ExecGraph g = ExecGraph::from_ops(results, params);
-    num_source_ops_ = static_cast<int32_t>(g.nodes.size());
-    simplify(g);
-    plan_ = lower(g);
-    plan_memory(plan_);
+    graph_ = ExecGraph::from_ops(results, params);
+    num_source_ops_ = static_cast<int32_t>(graph_.nodes.size());
+    simplify(graph_);
+    for (const Op *p : params) param_strides_.push_back(row_major_strides(shape_of(p->axes)));
+    compile();
     for (const Buffer &b : plan_.buffers)
         if (b.kind == Buffer::Kind::Persistent && !transformer_->can_initialize(b.persistent))
             throw state_error("placeholder ", b.persistent->name,
                               " is neither a parameter of the computation nor has a value or an initial value");
-    arena_ = Storage::allocate(plan_.arena_bytes);
+}
+
+// Lowers for the current parameter strides: views, BLAS flags and packing decisions all follow
+// the inputs' actual layouts, so strided inputs are read in place.
+void Computation::compile() {
+    Plan plan = lower(graph_, param_strides_);
+    plan_memory(plan);
+    if (!arena_ || arena_->bytes() < plan.arena_bytes) arena_ = Storage::allocate(plan.arena_bytes);
+    executor_.reset();
+    plan_ = std::move(plan);
     bases_.assign(plan_.buffers.size(), nullptr);
-    staged_inputs_.resize(params.size());
     executor_ = std::make_unique<Executor>(plan_);
 }
 
@@ -97,6 +105,14 @@ void Computation::copy_result(size_t i, Tensor &out) {
 
 void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh) {
     validate(inputs, outputs);
+    // Inputs with other strides than the plan was made for: plan again (kept for later runs).
+    bool restrided = false;
+    for (size_t i = 0; i < params_.size(); ++i) {
+        if (inputs[i]->strides() == param_strides_[i]) continue;
+        param_strides_[i].assign(inputs[i]->strides().begin(), inputs[i]->strides().end());
+        restrided = true;
+    }
+    if (restrided) compile();
     char *arena = static_cast<char *>(arena_->data());
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
         const Buffer &buf = plan_.buffers[b];
@@ -106,20 +122,7 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         case Buffer::Kind::Persistent:
             bases_[b] = static_cast<char *>(transformer_->value(buf.persistent).data());
             break;
-        case Buffer::Kind::Param: {
-            // The plan reads parameters as row-major; a strided input is copied once into a
-            // staging tensor kept for the next runs.
-            const Tensor &in = *inputs[buf.param];
-            if (in.layout().is_row_major_contiguous()) {
-                bases_[b] = static_cast<char *>(in.data());
-                break;
-            }
-            Tensor &staged = staged_inputs_[buf.param];
-            if (staged.shape() != in.shape() || staged.dtype() != in.dtype()) staged = Tensor::zeros(in.dtype(), in.shape());
-            staged.copy_from(in);
-            bases_[b] = static_cast<char *>(staged.data());
-            break;
-        }
+        case Buffer::Kind::Param: bases_[b] = static_cast<char *>(inputs[buf.param]->data()); break;
         }
     }
     executor_->run(bases_, transformer_->pool());

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "passes/exec_graph.hpp"
 #include "runtime/executor.hpp"
 #include "runtime/plan.hpp"
 #include "runtime/transformer.hpp"
@@ -30,6 +31,7 @@ public:
 private:
     void validate(const Tensor *const *inputs, Tensor *const *outputs) const;
     void copy_result(size_t i, Tensor &out);
+    void compile();
 
     std::shared_ptr<Transformer> transformer_;
     std::vector<const Op *> results_, params_;
@@ -37,7 +39,8 @@ private:
     std::unique_ptr<Executor> executor_;
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
-    std::vector<Tensor> staged_inputs_;  // row-major copies of strided inputs, kept for reuse
+    ExecGraph graph_;                       // after the graph passes; lowered again on new strides
+    std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
     int32_t num_source_ops_ = 0;
 };
