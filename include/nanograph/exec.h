@@ -36,9 +36,11 @@ extern "C" {
 NG_API ng_transformer_t *ng_transformer_create(const char *backend);
 
 /**
- * @brief Destroys a transformer: joins its threads and frees its persistent values.
- * @param t The transformer, or NULL. Its computations must have been destroyed first; values
- *          taken with ng_transformer_get_value() stay valid (they are reference-counted).
+ * @brief Destroys a transformer handle.
+ * @param t The transformer, or NULL. Computations made on it keep its persistent values and
+ *          threads alive and go on working; when the handle and all those computations are
+ *          destroyed, the threads are joined and the values freed (so a host may then dlclose
+ *          the library). Tensors taken with ng_transformer_get_value() are copies and stay valid.
  */
 NG_API void ng_transformer_destroy(ng_transformer_t *t);
 
