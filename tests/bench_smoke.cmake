@@ -18,3 +18,17 @@ if(NG_BUILD_BENCH)
     endif()
   endif()
 endif()
+
+# The training benchmark (issue 5), likewise: bench_train --quick trains tiny networks (the epoch
+# on 512 Fashion-MNIST examples) and fails on a nanograph error or a non-finite loss;
+# bench_train_peers_smoke runs it with its PyTorch and NumPy peers through bench/run_train.py.
+if(NG_BUILD_BENCH AND EXISTS /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz)
+  add_test(NAME bench_train_smoke COMMAND $<TARGET_FILE:bench_train> --quick --threads 2)
+  set_tests_properties(bench_train_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  if(NG_SYSTEM_PYTHON AND ng_bench_peers_missing EQUAL 0)
+    add_test(NAME bench_train_peers_smoke
+             COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_train.py
+                     $<TARGET_FILE:bench_train> --quick --threads 2)
+    set_tests_properties(bench_train_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  endif()
+endif()
