@@ -123,11 +123,66 @@ static void test_elementwise_of_pad_and_transpose(void **state) {
     }
 }
 
+/* One computation run again and again with inputs of other strides (dense, transposed view,
+ * reversed view, dense again): each run must follow its own input's layout. */
+static void test_rerun_with_other_input_strides(void **state) {
+    (void)state;
+    enum { R = 5, S = 7 };
+    double a[R * S], v[S], want[R], got[R], at[S * R], ar[R * S];
+    for (int i = 0; i < R * S; ++i) a[i] = ex_value(i, 7);
+    for (int i = 0; i < S; ++i) v[i] = ex_value(i, 8);
+    for (int r = 0; r < R; ++r)
+        for (int s = 0; s < S; ++s) {
+            at[s * R + r] = a[r * S + s];
+            ar[r * S + (S - 1 - s)] = a[r * S + s]; /* each row stored backwards */
+        }
+    for (int r = 0; r < R; ++r) {
+        want[r] = 0;
+        for (int s = 0; s < S; ++s) want[r] += a[r * S + s] * v[s];
+    }
+    ng_graph_t *g = ng_graph_create();
+    const ng_axis_t *Ra = ng_axis(g, "R", R), *Sa = ng_axis(g, "S", S);
+    ng_op_t *pa = ng_placeholder(g, NG_FLOAT64, (const ng_axis_t *[]){Ra, Sa}, 2, NULL);
+    ng_op_t *pv = ng_placeholder(g, NG_FLOAT64, &Sa, 1, NULL);
+    ng_op_t *res[2] = {ng_dot(g, pa, pv), ng_sum(g, ng_multiply(g, pa, pv), &Sa, 1)};
+    ng_transformer_t *t = ng_transformer_create(NULL);
+    ng_computation_t *c = ng_computation_create(t, res, 2, (ng_op_t *[]){pa, pv}, 2);
+    assert_non_null(c);
+    ng_tensor_t *dense = ex_tensor(NG_FLOAT64, (int64_t[]){R, S}, 2, a);
+    ng_tensor_t *tbase = ex_tensor(NG_FLOAT64, (int64_t[]){S, R}, 2, at);
+    ng_tensor_t *transposed = ng_tensor_transpose(tbase);
+    ng_tensor_t *rbase = ex_tensor(NG_FLOAT64, (int64_t[]){R, S}, 2, ar);
+    ng_tensor_t *reversed = ng_tensor_slice(rbase, 1, INT64_MAX, INT64_MIN, -1);
+    ng_tensor_t *tv = ex_tensor(NG_FLOAT64, (int64_t[]){S}, 1, v);
+    ng_tensor_t *layouts[4] = {dense, transposed, reversed, dense};
+    for (int run = 0; run < 4; ++run) {
+        ng_tensor_t *out[2] = {NULL, NULL};
+        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, out), NG_OK);
+        for (int k = 0; k < 2; ++k) {
+            ex_read(out[k], got);
+            char what[48];
+            snprintf(what, sizeof what, "run %d result %d", run, k);
+            ex_assert_close(got, want, R, 0, what);
+            ng_tensor_release(out[k]);
+        }
+    }
+    ng_tensor_release(tv);
+    ng_tensor_release(reversed);
+    ng_tensor_release(rbase);
+    ng_tensor_release(transposed);
+    ng_tensor_release(tbase);
+    ng_tensor_release(dense);
+    ng_computation_destroy(c);
+    ng_transformer_destroy(t);
+    ng_graph_destroy(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dot_of_sliced_operand),
         cmocka_unit_test(test_reductions_and_softmax_of_views),
         cmocka_unit_test(test_elementwise_of_pad_and_transpose),
+        cmocka_unit_test(test_rerun_with_other_input_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
