@@ -1,6 +1,7 @@
 #include "runtime/computation.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/checked_math.hpp"
 #include "passes/lower.hpp"
@@ -59,6 +60,7 @@ void Computation::compile() {
     executor_.reset();
     plan_ = std::move(plan);
     bases_.assign(plan_.buffers.size(), nullptr);
+    forwarded_.assign(plan_.results.size(), false);
     executor_ = std::make_unique<Executor>(plan_);
 }
 
@@ -94,6 +96,51 @@ void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) 
     }
 }
 
+namespace {
+
+// The addresses a tensor's elements occupy, as [lowest, past highest).
+struct AddressRange {
+    intptr_t lowest, past_highest;
+};
+
+AddressRange address_range(const Tensor &t) {
+    int64_t lowest = 0, past_highest = 0;
+    t.layout().extent(lowest, past_highest);
+    const intptr_t base = reinterpret_cast<intptr_t>(t.storage()->data());
+    const intptr_t element = static_cast<intptr_t>(t.element_size());
+    return {base + static_cast<intptr_t>(lowest) * element, base + static_cast<intptr_t>(past_highest) * element};
+}
+
+bool overlap(const AddressRange &a, const AddressRange &b) {
+    return a.lowest < b.past_highest && b.lowest < a.past_highest;
+}
+
+}  // namespace
+
+// Output forwarding: a result that the plan keeps dense in an arena buffer of its own can be
+// computed straight into its output tensor, which saves the copy out of the arena. Results live
+// to the end of the plan, so no other buffer shares that arena memory. A given output that
+// overlaps an input or another output is not forwarded: kernels writing it would clobber
+// values still to be read, whereas the copy after the run is safe.
+bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
+                              Tensor *const *outputs) const {
+    const Value &v = plan_.results[i];
+    if (v.buffer < 0 || target.numel() == 0 || !target.is_contiguous()) return false;
+    const Buffer &buf = plan_.buffers[v.buffer];
+    if (buf.kind != Buffer::Kind::Arena || v.layout.offset != 0 || !v.layout.is_row_major_contiguous() ||
+        buf.bytes != static_cast<size_t>(target.numel()) * target.element_size())
+        return false;
+    for (size_t j = 0; j < i; ++j)
+        if (forwarded_[j] && plan_.results[j].buffer == v.buffer) return false;
+    if (!outputs[i]) return true;  // a new tensor overlaps nothing
+    const AddressRange range = address_range(target);
+    for (size_t p = 0; p < params_.size(); ++p)
+        if (overlap(range, address_range(*inputs[p]))) return false;
+    for (size_t j = 0; j < plan_.results.size(); ++j)
+        if (j != i && outputs[j] && overlap(range, address_range(*outputs[j]))) return false;
+    return true;
+}
+
 void Computation::copy_result(size_t i, Tensor &out) {
     const Value &v = plan_.results[i];
     copy_from_.data = bases_[v.buffer] + v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
@@ -125,16 +172,15 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         case Buffer::Kind::Param: bases_[b] = static_cast<char *>(inputs[buf.param]->data()); break;
         }
     }
-    executor_->run(bases_, transformer_->pool());
-
     for (size_t i = 0; i < plan_.results.size(); ++i) {
-        if (outputs[i]) {
-            copy_result(i, *outputs[i]);
-        } else {
-            fresh[i] = Tensor::zeros(plan_.result_dtypes[i], plan_.result_shapes[i]);
-            copy_result(i, fresh[i]);
-        }
+        if (!outputs[i]) fresh[i] = Tensor::zeros(plan_.result_dtypes[i], plan_.result_shapes[i]);
+        Tensor &target = outputs[i] ? *outputs[i] : fresh[i];
+        forwarded_[i] = can_forward(i, target, inputs, outputs);
+        if (forwarded_[i]) bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());
     }
+    executor_->run(bases_, transformer_->pool());
+    for (size_t i = 0; i < plan_.results.size(); ++i)
+        if (!forwarded_[i]) copy_result(i, outputs[i] ? *outputs[i] : fresh[i]);
 }
 
 }  // namespace ng
