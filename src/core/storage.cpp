@@ -15,9 +15,8 @@ constexpr size_t kCacheLine = 64;
 // first touch of each 4 KiB page costs ~2 us, so a 2 MiB page saves hundreds of faults.
 constexpr size_t kHugePage = size_t{2} << 20;
 
-}  // namespace
-
-void *aligned_alloc_zeroed(size_t bytes) {
+// 64-byte aligned (huge-page aligned and advised when large). Throws std::bad_alloc.
+void *aligned_alloc_bytes(size_t bytes, bool zeroed) {
     const bool huge = bytes >= kHugePage;
     const size_t alignment = huge ? kHugePage : kCacheLine;
     // posix_memalign(0) may return NULL; every storage gets a distinct valid address instead.
@@ -26,14 +25,16 @@ void *aligned_alloc_zeroed(size_t bytes) {
     if (posix_memalign(&p, alignment, request) != 0) throw std::bad_alloc();
     // Advice only: a kernel without THP support refuses it, which costs speed, not correctness.
     if (huge) (void)madvise(p, request, MADV_HUGEPAGE);
-    std::memset(p, 0, request);
+    if (zeroed) std::memset(p, 0, request);
     return p;
 }
 
 void aligned_free(void *p) noexcept { std::free(p); }
 
-std::shared_ptr<Storage> Storage::allocate(size_t bytes) {
-    void *p = aligned_alloc_zeroed(bytes);
+}  // namespace
+
+std::shared_ptr<Storage> Storage::allocate_owned(size_t bytes, bool zeroed) {
+    void *p = aligned_alloc_bytes(bytes, zeroed);
     try {
         return std::shared_ptr<Storage>(new Storage(p, bytes, true));
     } catch (...) {
@@ -41,6 +42,10 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes) {
         throw;
     }
 }
+
+std::shared_ptr<Storage> Storage::allocate(size_t bytes) { return allocate_owned(bytes, true); }
+
+std::shared_ptr<Storage> Storage::allocate_uninitialized(size_t bytes) { return allocate_owned(bytes, false); }
 
 std::shared_ptr<Storage> Storage::wrap(void *data, size_t bytes, Deleter deleter, void *ctx) {
     // unique_ptr first: if the shared_ptr's control block cannot be allocated, the storage is

@@ -14,6 +14,9 @@ public:
 
     // Allocates `bytes` zeroed bytes, 64-byte aligned. Throws std::bad_alloc.
     static std::shared_ptr<Storage> allocate(size_t bytes);
+    // The same without zeroing, for memory that is written before it is read (the arena, new
+    // outputs): pages the program never touches then cost no physical memory.
+    static std::shared_ptr<Storage> allocate_uninitialized(size_t bytes);
     // Wraps caller memory; `deleter` (may be null: borrowed) runs once when the storage dies.
     // If this throws, the deleter is not called: ownership passes only on success.
     static std::shared_ptr<Storage> wrap(void *data, size_t bytes, Deleter deleter, void *ctx);
@@ -35,6 +38,7 @@ public:
 
 private:
     Storage(void *data, size_t bytes, bool owned) noexcept : data_(data), bytes_(bytes), owned_(owned) {}
+    static std::shared_ptr<Storage> allocate_owned(size_t bytes, bool zeroed);
 
     void *data_;
     size_t bytes_;
@@ -43,9 +47,5 @@ private:
     void *ctx_ = nullptr;
     void *deleter_data_ = nullptr;
 };
-
-// 64-byte aligned, zeroed, huge-page-advised memory for arenas and storage. Throws std::bad_alloc.
-void *aligned_alloc_zeroed(size_t bytes);
-void aligned_free(void *p) noexcept;
 
 }  // namespace ng

@@ -11,11 +11,15 @@ namespace ng {
 Tensor::Tensor(DType dt, Layout layout, std::shared_ptr<Storage> storage)
     : dtype_(dt), layout_(std::move(layout)), storage_(std::move(storage)) {}
 
-Tensor Tensor::zeros(DType dt, const Dims &shape) {
+Tensor Tensor::zeros(DType dt, const Dims &shape) { return dense(dt, shape, true); }
+
+Tensor Tensor::uninitialized(DType dt, const Dims &shape) { return dense(dt, shape, false); }
+
+Tensor Tensor::dense(DType dt, const Dims &shape, bool zeroed) {
     check_dtype(dt, "dtype");
     size_t bytes = checked_bytes(checked_numel(shape, "shape"), dtype_size(dt), "shape");
     Layout layout{shape, row_major_strides(shape), 0};
-    return Tensor(dt, std::move(layout), Storage::allocate(bytes));
+    return Tensor(dt, std::move(layout), zeroed ? Storage::allocate(bytes) : Storage::allocate_uninitialized(bytes));
 }
 
 Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data,

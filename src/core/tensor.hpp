@@ -50,6 +50,8 @@ class Tensor {
 public:
     // Zero-filled, row-major. Throws NG_ERR_INVALID_ARGUMENT on negative/overflowing shapes.
     static Tensor zeros(DType dt, const Dims &shape);
+    // The same, not zeroed: for a tensor whose every element is written before it is read.
+    static Tensor uninitialized(DType dt, const Dims &shape);
     // Views caller memory: `data` is the address of element (0, ..., 0), `strides` (one per
     // dimension, in elements, any sign) must be given. Checks the dtype, the shape, that every
     // touched address is representable and that `data` is aligned to the element size. The
@@ -92,6 +94,8 @@ public:
     Tensor broadcast(const Dims &shape) const;               // numpy-style trailing alignment
 
 private:
+    static Tensor dense(DType dt, const Dims &shape, bool zeroed);
+
     DType dtype_ = 0;
     Layout layout_;
     std::shared_ptr<Storage> storage_;

@@ -1,6 +1,7 @@
 #include "passes/memory_plan.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace ng {
 
@@ -33,14 +34,24 @@ void compute_liveness(Plan &plan) {
     for (const Value &v : plan.results) touch(v.buffer, end);
 }
 
+std::vector<bool> forwardable_buffers(const Plan &plan) {
+    std::vector<bool> forwardable(plan.buffers.size(), false);
+    for (const Value &v : plan.results)
+        if (is_forwardable_result(plan, v)) forwardable[v.buffer] = true;
+    return forwardable;
+}
+
 // An elementwise step can write over an arena input that dies at that step when the input is
-// read at exactly the positions written (same offset and strides) and has the same size.
-void reuse_in_place(Plan &plan) {
+// read at exactly the positions written (same offset and strides) and has the same size. A
+// forwardable result keeps a buffer of its own: it is usually written into an output tensor.
+void reuse_in_place(Plan &plan, const std::vector<bool> &forwardable) {
     for (int32_t i = 0; i < static_cast<int32_t>(plan.steps.size()); ++i) {
         Step &s = plan.steps[i];
         if (s.kind != Step::Kind::Elementwise) continue;
         Buffer &out = plan.buffers[s.output.buffer];
-        if (out.kind != Buffer::Kind::Arena || out.first_step != i || out.reuses >= 0) continue;
+        if (out.kind != Buffer::Kind::Arena || out.first_step != i || out.reuses >= 0 ||
+            forwardable[s.output.buffer])
+            continue;
         for (const Operand &in : s.inputs) {
             if (in.buffer < 0 || in.buffer == s.output.buffer) continue;
             int32_t root = owner(plan, in.buffer);
@@ -58,9 +69,18 @@ void reuse_in_place(Plan &plan) {
 
 }  // namespace
 
+bool is_forwardable_result(const Plan &plan, const Value &v) {
+    if (v.buffer < 0) return false;
+    const Buffer &buf = plan.buffers[v.buffer];
+    const int64_t numel = v.layout.numel();
+    return buf.kind == Buffer::Kind::Arena && numel > 0 && v.layout.offset == 0 &&
+           v.layout.is_row_major_contiguous() && buf.bytes == static_cast<size_t>(numel) * dtype_size(buf.dtype);
+}
+
 void plan_memory(Plan &plan) {
     compute_liveness(plan);
-    reuse_in_place(plan);
+    const std::vector<bool> forwardable = forwardable_buffers(plan);
+    reuse_in_place(plan, forwardable);
 
     struct Placed {
         size_t offset, bytes;
@@ -77,7 +97,9 @@ void plan_memory(Plan &plan) {
         if (buf.reuses < 0) order.push_back(b);
     }
     // Largest first, then earliest: a classic greedy that packs well for chains of ops.
+    // Forwardable results go last, each past everything placed before it.
     std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
+        if (forwardable[x] != forwardable[y]) return forwardable[y];
         const Buffer &a = plan.buffers[x], &b = plan.buffers[y];
         return a.bytes != b.bytes ? a.bytes > b.bytes : a.first_step < b.first_step;
     });
@@ -90,7 +112,7 @@ void plan_memory(Plan &plan) {
         for (const Placed &p : placed)
             if (!(p.last < buf.first_step || buf.last_step < p.first)) busy.emplace_back(p.offset, p.offset + p.bytes);
         std::sort(busy.begin(), busy.end());
-        size_t offset = 0;
+        size_t offset = forwardable[b] ? arena : 0;
         for (const auto &[lo, hi] : busy) {
             if (offset + size <= lo) break;
             offset = std::max(offset, hi);

@@ -7,6 +7,14 @@
 
 namespace ng {
 
+// Results that are dense row-major views of a whole arena buffer of their own (see
+// is_forwardable_result) are placed at the end of the arena, apart from everything else: a run
+// usually computes them straight into their output tensors, and then the arena memory set aside
+// for them is never touched, so it costs no physical memory.
 void plan_memory(Plan &plan);
+
+// True when result value v covers its arena buffer exactly, dense and row-major, so a run can
+// bind that buffer to an output tensor's memory instead (output forwarding).
+bool is_forwardable_result(const Plan &plan, const Value &v);
 
 }  // namespace ng

@@ -56,7 +56,7 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
 void Computation::compile() {
     Plan plan = lower(graph_, param_strides_);
     plan_memory(plan);
-    if (!arena_ || arena_->bytes() < plan.arena_bytes) arena_ = Storage::allocate(plan.arena_bytes);
+    if (!arena_ || arena_->bytes() < plan.arena_bytes) arena_ = Storage::allocate_uninitialized(plan.arena_bytes);
     executor_.reset();
     plan_ = std::move(plan);
     bases_.assign(plan_.buffers.size(), nullptr);
@@ -125,11 +125,7 @@ bool overlap(const AddressRange &a, const AddressRange &b) {
 bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                               Tensor *const *outputs) const {
     const Value &v = plan_.results[i];
-    if (v.buffer < 0 || target.numel() == 0 || !target.is_contiguous()) return false;
-    const Buffer &buf = plan_.buffers[v.buffer];
-    if (buf.kind != Buffer::Kind::Arena || v.layout.offset != 0 || !v.layout.is_row_major_contiguous() ||
-        buf.bytes != static_cast<size_t>(target.numel()) * target.element_size())
-        return false;
+    if (!is_forwardable_result(plan_, v) || !target.is_contiguous()) return false;
     for (size_t j = 0; j < i; ++j)
         if (forwarded_[j] && plan_.results[j].buffer == v.buffer) return false;
     if (!outputs[i]) return true;  // a new tensor overlaps nothing
@@ -173,7 +169,8 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         }
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
-        if (!outputs[i]) fresh[i] = Tensor::zeros(plan_.result_dtypes[i], plan_.result_shapes[i]);
+        // Every element of a new output is written, by the kernels or by copy_result.
+        if (!outputs[i]) fresh[i] = Tensor::uninitialized(plan_.result_dtypes[i], plan_.result_shapes[i]);
         Tensor &target = outputs[i] ? *outputs[i] : fresh[i];
         forwarded_[i] = can_forward(i, target, inputs, outputs);
         if (forwarded_[i]) bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());

@@ -10,14 +10,16 @@ using kt::Buffer;
 using ng::DType;
 
 // ---- allocation counting (this program only) ---------------------------------------------------
+// Not inlined: valgrind intercepts these replacements as operator new/delete, so a delete
+// inlined down to free() would be reported as a mismatched free.
 static std::atomic<long> g_allocations{0};
-void *operator new(size_t n) {
+[[gnu::noinline]] void *operator new(size_t n) {
     g_allocations.fetch_add(1, std::memory_order_relaxed);
     if (void *p = std::malloc(n ? n : 1)) return p;
     throw std::bad_alloc();
 }
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete(void *p, size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void *p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void *p, size_t) noexcept { std::free(p); }
 
 namespace {
 
