@@ -20,7 +20,10 @@ void for_each_index(const std::vector<int64_t> &shape, const std::vector<int64_t
     const size_t rank = shape.size();
     for (int64_t d : shape)
         if (d == 0) return;
-    std::vector<int64_t> idx(rank, 0);
+    // Kept between calls (as the kernel drivers keep their iteration spaces) so that a warm run
+    // does not allocate.
+    thread_local std::vector<int64_t> idx;
+    idx.assign(rank, 0);
     int64_t in = 0, out = 0;
     while (true) {
         body(in, out);
