@@ -88,7 +88,10 @@ NG_API void ng_computation_destroy(ng_computation_t *c);
  *        dims in the order of the placeholder's axes; any strides. Not modified, not retained.
  * @param outputs nresults slots. A NULL slot receives a new row-major tensor that the caller
  *        releases; a non-NULL slot is written in place and must match the result's dtype and
- *        shape (any strides). May be NULL when nresults is 0.
+ *        shape (any strides). May be NULL when nresults is 0. An output may share memory with
+ *        an input or another output (running `x = f(x)` in place is allowed): such a result is
+ *        written after every input has been read. A dense result into a dense output that shares
+ *        nothing is computed straight into it, with no copy (output forwarding).
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or inputs; ::NG_ERR_DTYPE /
  *         ::NG_ERR_AXES for an input or output slot whose dtype / shape does not match. Inputs
  *         and outputs are validated before anything runs: a failed run changes no persistent
