@@ -89,11 +89,44 @@ def plan_figures(records):
     return "\n".join(rows)
 
 
-def mismatched_shapes(records):
-    shapes = {}
+def run_side_by_side(program, peers_script, options, threads, quick, json_path):
+    """Runs nanograph's program, then the peers' script (under this interpreter), with the same
+    options; writes every JSON line to json_path (when given) and prints the header line of the
+    report. Returns the records and the problems found so far."""
+    load_before = os.getloadavg()
+    started = time.strftime("%Y-%m-%d %H:%M")
+    ours, ours_status = run([program] + options)
+    peers, peers_status = run([sys.executable, os.path.join(HERE, peers_script)] + options)
+    records = ours + peers
+    if json_path:
+        with open(json_path, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in records)
+    versions = {r["impl"]: r.get("version", "?") for r in records}
+    print(f"{started}, {cpu_model()}, {os.cpu_count()} cores, {threads} threads"
+          f"{', QUICK sizes (not a measurement)' if quick else ''}; "
+          f"nanograph {versions.get('nanograph', '?')}, NumPy {versions.get('numpy', '?')}, "
+          f"PyTorch {versions.get('torch', '?')}; load average {load_before[0]:.2f} before, "
+          f"{os.getloadavg()[0]:.2f} after\n")
+    problems = []
+    if ours_status:
+        problems.append(f"{os.path.basename(program)} exited with status {ours_status}")
+    if peers_status:
+        problems.append(f"{peers_script} exited with status {peers_status}")
+    return records, problems
+
+
+def finish(tool, records, problems, size_of):
+    """Adds a problem for every workload whose sides ran different sizes (size_of(record)),
+    prints the problems and returns the exit status."""
+    sizes = {}
     for r in records:
-        shapes.setdefault(r["workload"], set()).add((r["shape"], r["calls_per_rep"]))
-    return {w: s for w, s in shapes.items() if len(s) > 1}
+        sizes.setdefault(r["workload"], set()).add(size_of(r))
+    for workload, seen in sizes.items():
+        if len(seen) > 1:
+            problems.append(f"{workload}: nanograph and the peers ran different sizes {sorted(seen)}")
+    for problem in problems:
+        print(f"{tool}: {problem}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def main():
@@ -108,36 +141,13 @@ def main():
 
     options = ["--threads", str(args.threads)] + (["--quick"] if args.quick else [])
     options += ["--only", args.only] if args.only else []
-    load_before = os.getloadavg()
-    started = time.strftime("%Y-%m-%d %H:%M")
-    ours, ours_status = run([find_program(args.program)] + options)
-    peers, peers_status = run([sys.executable, os.path.join(HERE, "peers.py")] + options)
-    records = ours + peers
-
-    if args.json:
-        with open(args.json, "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in records)
-    versions = {r["impl"]: r.get("version", "?") for r in records}
-    print(f"{started}, {cpu_model()}, {os.cpu_count()} cores, {args.threads} threads"
-          f"{', QUICK sizes (not a measurement)' if args.quick else ''}; "
-          f"nanograph {versions.get('nanograph', '?')}, NumPy {versions.get('numpy', '?')}, "
-          f"PyTorch {versions.get('torch', '?')}; load average {load_before[0]:.2f} before, "
-          f"{os.getloadavg()[0]:.2f} after\n")
+    records, problems = run_side_by_side(find_program(args.program), "peers.py", options, args.threads,
+                                         args.quick, args.json)
     workloads = list(dict.fromkeys(r["workload"] for r in records))
     print(table(records, workloads))
     print()
     print(plan_figures(records))
-
-    problems = []
-    if ours_status:
-        problems.append(f"bench_transformer exited with status {ours_status}")
-    if peers_status:
-        problems.append(f"peers.py exited with status {peers_status}")
-    for workload, shapes in mismatched_shapes(records).items():
-        problems.append(f"{workload}: nanograph and the peers ran different sizes {sorted(shapes)}")
-    for problem in problems:
-        print(f"run_all.py: {problem}", file=sys.stderr)
-    return 1 if problems else 0
+    return finish("run_all.py", records, problems, lambda r: (r["shape"], r["calls_per_rep"]))
 
 
 if __name__ == "__main__":

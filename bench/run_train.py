@@ -13,14 +13,10 @@ Builds nothing: BUILD_DIR_OR_PROGRAM is a build directory (bench/bench_train ins
 program itself. Exits non-zero when a run failed or the two sides ran different sizes.
 """
 import argparse
-import json
 import os
 import sys
-import time
 
-from run_all import cpu_model, run
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from run_all import finish, run_side_by_side
 
 
 def find_program(path):
@@ -66,13 +62,6 @@ def epoch_table(by_key):
          for name, r in (("nanograph", ours), ("PyTorch", pt))])
 
 
-def mismatched_shapes(records):
-    shapes = {}
-    for r in records:
-        shapes.setdefault(r["workload"], set()).add(r["shape"])
-    return {w: s for w, s in shapes.items() if len(s) > 1}
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("program", help="a build directory, or the bench_train program")
@@ -85,36 +74,13 @@ def main():
 
     options = ["--threads", str(args.threads)] + (["--quick"] if args.quick else [])
     options += ["--data-dir", args.data_dir] if args.data_dir else []
-    load_before = os.getloadavg()
-    started = time.strftime("%Y-%m-%d %H:%M")
-    ours, ours_status = run([find_program(args.program)] + options)
-    peers, peers_status = run([sys.executable, os.path.join(HERE, "peers_train.py")] + options)
-    records = ours + peers
-    if args.json:
-        with open(args.json, "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in records)
-
-    versions = {r["impl"]: r.get("version", "?") for r in records}
-    print(f"{started}, {cpu_model()}, {os.cpu_count()} cores, {args.threads} threads"
-          f"{', QUICK sizes (not a measurement)' if args.quick else ''}; "
-          f"nanograph {versions.get('nanograph', '?')}, NumPy {versions.get('numpy', '?')}, "
-          f"PyTorch {versions.get('torch', '?')}; load average {load_before[0]:.2f} before, "
-          f"{os.getloadavg()[0]:.2f} after\n")
+    records, problems = run_side_by_side(find_program(args.program), "peers_train.py", options, args.threads,
+                                         args.quick, args.json)
     by_key = {(r["impl"], r["workload"]): r for r in records}
     print(step_table(by_key))
     print()
     print(epoch_table(by_key))
-
-    problems = []
-    if ours_status:
-        problems.append(f"bench_train exited with status {ours_status}")
-    if peers_status:
-        problems.append(f"peers_train.py exited with status {peers_status}")
-    for workload, shapes in mismatched_shapes(records).items():
-        problems.append(f"{workload}: nanograph and the peers ran different sizes {sorted(shapes)}")
-    for problem in problems:
-        print(f"run_train.py: {problem}", file=sys.stderr)
-    return 1 if problems else 0
+    return finish("run_train.py", records, problems, lambda r: r["shape"])
 
 
 if __name__ == "__main__":
