@@ -212,23 +212,6 @@ static int run_sgd_step(const options_t *opt) {
 
 /* ---- adam_epoch ------------------------------------------------------------------------------------ */
 
-/* splitmix64, for the shuffle (as examples/train_mlp). */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static void shuffle(int64_t *order, int64_t n, uint64_t *state) {
-    for (int64_t i = n - 1; i > 0; --i) {
-        int64_t j = (int64_t)(next_random(state) % (uint64_t)(i + 1));
-        int64_t swap = order[i];
-        order[i] = order[j];
-        order[j] = swap;
-    }
-}
-
 /* Copies the examples order[first .. first+batch) and their one-hot labels into the trainer. */
 static void fill_data_batch(trainer_t *t, const dataset_t *d, const int64_t *order, int64_t first, int64_t batch) {
     float *x = ng_tensor_data(t->x), *labels = ng_tensor_data(t->labels);
@@ -250,7 +233,7 @@ static int train_epoch(trainer_t *t, const dataset_t *d, int64_t batch, double *
     int64_t start = bench_now_ns();
     for (int64_t i = 0; i < d->count; ++i) order[i] = i;
     uint64_t rng = DATA_SEED;
-    shuffle(order, d->count, &rng);
+    dataset_shuffle(order, d->count, &rng);
     int64_t steps = d->count / batch;
     double loss_sum = 0, loss = 0;
     int status = 0;

@@ -123,23 +123,6 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* splitmix64: the example's own generator for shuffling. */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static void shuffle(int64_t *order, int64_t n, uint64_t *state) {
-    for (int64_t i = n - 1; i > 0; --i) {
-        int64_t j = (int64_t)(next_random(state) % (uint64_t)(i + 1));
-        int64_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-}
-
 /* Reports a failed nanograph call and returns -1. */
 static int fail(const char *what) {
     fprintf(stderr, "train_mlp: %s failed: %s\n", what, ng_last_error());
@@ -294,7 +277,7 @@ static int set_learning_rate(session_t *s, ng_op_t *learning_rate, double value)
 /* One pass over the shuffled training set (the last partial batch is skipped); 0 on success. */
 static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int batch_size, int epoch,
                        const options_t *o, uint64_t *rng) {
-    shuffle(order, train->count, rng);
+    dataset_shuffle(order, train->count, rng);
     const int64_t steps = train->count / batch_size;
     const double started = now_seconds();
     double loss_sum = 0;

@@ -78,9 +78,11 @@ static int64_t offset_of(const char *axes, const int64_t *idx) {
 
 /* Result axes: a's in order, then b's others. */
 static void result_axes(const char *a, const char *b, char *out) {
-    strcpy(out, a);
+    size_t n = strlen(a);
+    memcpy(out, a, n);
     for (; *b; ++b)
-        if (!strchr(a, *b)) strncat(out, b, 1);
+        if (!strchr(a, *b)) out[n++] = *b;
+    out[n] = '\0';
 }
 
 static void make_axes(ng_graph_t *g, const char *letters, const ng_axis_t **axes) {

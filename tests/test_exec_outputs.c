@@ -22,36 +22,57 @@ static void matmul_reference(const double *x, const double *w, double *want) {
         }
 }
 
+/* dot(x, w) of two D x D float64 placeholders, compiled; x and w filled from ex_value with the
+ * two salts, and want = x @ w by a plain loop. */
+typedef struct {
+    ng_graph_t *g;
+    ng_transformer_t *t;
+    ng_computation_t *c;
+    ng_tensor_t *x, *w;
+    double want[D * D];
+} dot_case_t;
+
+static dot_case_t dot_case(int salt_x, int salt_w) {
+    dot_case_t k;
+    double x[D * D], w[D * D];
+    for (int i = 0; i < D * D; ++i) {
+        x[i] = ex_value(i, salt_x);
+        w[i] = ex_value(i, salt_w);
+    }
+    matmul_reference(x, w, k.want);
+    k.g = ng_graph_create();
+    const ng_axis_t *M = ng_axis(k.g, "M", D), *K = ng_axis(k.g, "K", D), *N = ng_axis(k.g, "N", D);
+    ng_op_t *px = ng_placeholder(k.g, NG_FLOAT64, (const ng_axis_t *[]){M, K}, 2, NULL);
+    ng_op_t *pw = ng_placeholder(k.g, NG_FLOAT64, (const ng_axis_t *[]){K, N}, 2, NULL);
+    ng_op_t *d = ng_dot(k.g, px, pw);
+    k.t = ng_transformer_create(NULL);
+    k.c = ng_computation_create(k.t, &d, 1, (ng_op_t *[]){px, pw}, 2);
+    assert_non_null(k.c);
+    k.x = ex_tensor(NG_FLOAT64, (int64_t[]){D, D}, 2, x);
+    k.w = ex_tensor(NG_FLOAT64, (int64_t[]){D, D}, 2, w);
+    return k;
+}
+
+static void dot_case_free(dot_case_t *k) {
+    ng_tensor_release(k->x);
+    ng_tensor_release(k->w);
+    ng_computation_destroy(k->c);
+    ng_transformer_destroy(k->t);
+    ng_graph_destroy(k->g);
+}
+
 /* dot(x, w) run with x's own tensor as the output: GEMM must not write C over A while reading
  * it, so the result has to arrive by the copy after the run. */
 static void test_output_is_an_input(void **state) {
     (void)state;
-    double x[D * D], w[D * D], want[D * D], got[D * D];
-    for (int i = 0; i < D * D; ++i) {
-        x[i] = ex_value(i, 1);
-        w[i] = ex_value(i, 2);
-    }
-    matmul_reference(x, w, want);
-    ng_graph_t *g = ng_graph_create();
-    const ng_axis_t *M = ng_axis(g, "M", D), *K = ng_axis(g, "K", D), *N = ng_axis(g, "N", D);
-    ng_op_t *px = ng_placeholder(g, NG_FLOAT64, (const ng_axis_t *[]){M, K}, 2, NULL);
-    ng_op_t *pw = ng_placeholder(g, NG_FLOAT64, (const ng_axis_t *[]){K, N}, 2, NULL);
-    ng_op_t *d = ng_dot(g, px, pw);
-    ng_transformer_t *t = ng_transformer_create(NULL);
-    ng_computation_t *c = ng_computation_create(t, &d, 1, (ng_op_t *[]){px, pw}, 2);
-    assert_non_null(c);
-    ng_tensor_t *tx = ex_tensor(NG_FLOAT64, (int64_t[]){D, D}, 2, x);
-    ng_tensor_t *tw = ex_tensor(NG_FLOAT64, (int64_t[]){D, D}, 2, w);
-    ng_tensor_t *out[1] = {tx};
-    assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){tx, tw}, out), NG_OK);
-    assert_ptr_equal(out[0], tx);
-    ex_read(tx, got);
-    ex_assert_close(got, want, D * D, 1e-12, "dot written over its left input");
-    ng_tensor_release(tx);
-    ng_tensor_release(tw);
-    ng_computation_destroy(c);
-    ng_transformer_destroy(t);
-    ng_graph_destroy(g);
+    dot_case_t k = dot_case(1, 2);
+    double got[D * D];
+    ng_tensor_t *out[1] = {k.x};
+    assert_int_equal(ng_computation_run(k.c, (ng_tensor_t *[]){k.x, k.w}, out), NG_OK);
+    assert_ptr_equal(out[0], k.x);
+    ex_read(k.x, got);
+    ex_assert_close(got, k.want, D * D, 1e-12, "dot written over its left input");
+    dot_case_free(&k);
 }
 
 /* The same memory wrapped twice (two storages, one address range): the output is the input read
@@ -138,39 +159,21 @@ static void test_one_value_in_several_outputs(void **state) {
  * strides and the memory around it is untouched. */
 static void test_strided_output_view(void **state) {
     (void)state;
-    double x[D * D], w[D * D], want[D * D], got[D * D], base[D * D];
-    for (int i = 0; i < D * D; ++i) {
-        x[i] = ex_value(i, 5);
-        w[i] = ex_value(i, 6);
-    }
-    matmul_reference(x, w, want);
-    ng_graph_t *g = ng_graph_create();
-    const ng_axis_t *M = ng_axis(g, "M", D), *K = ng_axis(g, "K", D), *N = ng_axis(g, "N", D);
-    ng_op_t *px = ng_placeholder(g, NG_FLOAT64, (const ng_axis_t *[]){M, K}, 2, NULL);
-    ng_op_t *pw = ng_placeholder(g, NG_FLOAT64, (const ng_axis_t *[]){K, N}, 2, NULL);
-    ng_op_t *d = ng_dot(g, px, pw);
-    ng_transformer_t *t = ng_transformer_create(NULL);
-    ng_computation_t *c = ng_computation_create(t, &d, 1, (ng_op_t *[]){px, pw}, 2);
-    assert_non_null(c);
-    ng_tensor_t *tx = ex_tensor(NG_FLOAT64, (int64_t[]){D, D}, 2, x);
-    ng_tensor_t *tw = ex_tensor(NG_FLOAT64, (int64_t[]){D, D}, 2, w);
+    dot_case_t k = dot_case(5, 6);
+    double got[D * D], base[D * D];
     ng_tensor_t *storage = ng_tensor_create(NG_FLOAT64, (int64_t[]){D, D}, 2);
     ng_tensor_t *view = ng_tensor_transpose(storage);
     assert_non_null(view);
     ng_tensor_t *out[1] = {view};
-    assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){tx, tw}, out), NG_OK);
+    assert_int_equal(ng_computation_run(k.c, (ng_tensor_t *[]){k.x, k.w}, out), NG_OK);
     ex_read(view, got);
-    ex_assert_close(got, want, D * D, 1e-12, "dot into a transposed view");
+    ex_assert_close(got, k.want, D * D, 1e-12, "dot into a transposed view");
     ex_read(storage, base);
     for (int i = 0; i < D; ++i)
-        for (int j = 0; j < D; ++j) assert_true(fabs(base[j * D + i] - want[i * D + j]) <= 1e-12);
+        for (int j = 0; j < D; ++j) assert_true(fabs(base[j * D + i] - k.want[i * D + j]) <= 1e-12);
     ng_tensor_release(view);
     ng_tensor_release(storage);
-    ng_tensor_release(tx);
-    ng_tensor_release(tw);
-    ng_computation_destroy(c);
-    ng_transformer_destroy(t);
-    ng_graph_destroy(g);
+    dot_case_free(&k);
 }
 
 int main(void) {

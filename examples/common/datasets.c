@@ -203,3 +203,20 @@ done:
     }
     return status;
 }
+
+/* splitmix64: a tiny generator whose sequence does not depend on the C library. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void dataset_shuffle(int64_t *order, int64_t n, uint64_t *state) {
+    for (int64_t i = n - 1; i > 0; --i) {
+        int64_t j = (int64_t)(next_random(state) % (uint64_t)(i + 1));
+        int64_t swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
+    }
+}

@@ -30,4 +30,8 @@ int dataset_idx_present(const char *dir, const char *prefix);
 
 void dataset_free(dataset_t *d);
 
+/* Puts order[0..n) in a random order (Fisher-Yates over splitmix64), advancing *state: the same
+ * state gives the same order on every machine. */
+void dataset_shuffle(int64_t *order, int64_t n, uint64_t *state);
+
 #endif
