@@ -31,7 +31,9 @@ extern "C" {
  * @return A new transformer (destroy with ng_transformer_destroy()), or NULL with
  *         ::NG_ERR_UNSUPPORTED for another backend name.
  *
- * The transformer starts a pool of worker threads, one per core (see ng_transformer_set_num_threads()).
+ * The transformer starts a pool of worker threads, one per core (see ng_transformer_set_num_threads()),
+ * named "nanograph-pool". OpenBLAS keeps threads of its own, which live as long as OpenBLAS is
+ * loaded.
  */
 NG_API ng_transformer_t *ng_transformer_create(const char *backend);
 

@@ -3,6 +3,8 @@
 // and to the calling thread, which works too and then waits for the joined workers to finish.
 #include "runtime/thread_pool.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -16,6 +18,8 @@ namespace {
 // Set on pool workers, and on a caller while it runs its share of a job: a parallel_for nested
 // inside a body runs inline instead of waiting for workers that are busy with the outer job.
 thread_local bool inside_parallel_region = false;
+// At most 15 characters (the kernel's limit for a thread name).
+constexpr char kWorkerThreadName[] = "nanograph-pool";
 }  // namespace
 
 struct ThreadPool::Impl {
@@ -64,6 +68,8 @@ struct ThreadPool::Impl {
     }
 
     void worker_loop() {
+        // Named so that a host sees whose threads these are (top -H, gdb, /proc/<pid>/task/*/comm).
+        (void)pthread_setname_np(pthread_self(), kWorkerThreadName);
         inside_parallel_region = true;
         std::unique_lock<std::mutex> lock(mutex);
         uint64_t seen = generation;
