@@ -144,7 +144,7 @@ static void trainer_destroy(trainer_t *t) {
 /* One step on the batch in t->x and t->labels; *loss is the loss before the update. */
 static int trainer_step(trainer_t *t, double *loss) {
     ng_tensor_t *inputs[2] = {t->x, t->labels};
-    if (ng_computation_run(t->step, inputs, &t->loss) != NG_OK) return nanograph_failed("a training step");
+    if (ng_computation_run(t->step, inputs, 2, &t->loss, 1) != NG_OK) return nanograph_failed("a training step");
     *loss = *(const float *)ng_tensor_data(t->loss);
     return 0;
 }

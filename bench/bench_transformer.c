@@ -102,7 +102,7 @@ static int run_calls(session_t *s, int64_t calls) {
             s->result = NULL;
         }
         ng_tensor_t *slot = s->result;
-        if (ng_computation_run(s->computation, s->inputs, &slot) != NG_OK) return nanograph_failed("ng_computation_run");
+        if (ng_computation_run(s->computation, s->inputs, s->workload->num_inputs, &slot, 1) != NG_OK) return nanograph_failed("ng_computation_run");
         s->result = slot;
     }
     return 0;

@@ -115,10 +115,27 @@ NG_API void ng_computation_destroy(ng_computation_t *c) {
     });
 }
 
-NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, ng_tensor_t **outputs) {
+NG_API int32_t ng_computation_num_params(const ng_computation_t *c) {
+    return call_returning("ng_computation_num_params", int32_t{-1}, [&] {
+        return static_cast<int32_t>(computation_of(c, "c").params().size());
+    });
+}
+
+NG_API int32_t ng_computation_num_results(const ng_computation_t *c) {
+    return call_returning("ng_computation_num_results", int32_t{-1}, [&] {
+        return static_cast<int32_t>(computation_of(c, "c").results().size());
+    });
+}
+
+NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, int32_t num_inputs,
+                                      ng_tensor_t **outputs, int32_t num_outputs) {
     return call("ng_computation_run", [&] {
         ng::Computation &comp = computation_of(c, "c");
         const size_t np = comp.params().size(), nr = comp.plan().results.size();
+        if (num_inputs != static_cast<int64_t>(np))
+            throw ng::invalid_argument("num_inputs is ", num_inputs, ", but the computation has ", np, " parameters");
+        if (num_outputs != static_cast<int64_t>(nr))
+            throw ng::invalid_argument("num_outputs is ", num_outputs, ", but the computation has ", nr, " results");
         require_array(inputs, static_cast<int64_t>(np), "inputs", "the number of parameters");
         require_array(outputs, static_cast<int64_t>(nr), "outputs", "the number of results");
         for (size_t i = 0; i < np; ++i) {

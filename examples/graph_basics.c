@@ -23,7 +23,7 @@ int main(void) {
     ng_tensor_t *in[2] = {ng_tensor_from_data(NG_FLOAT32, shape, 1, (float[]){1, 2, 3, 4}),
                           ng_tensor_from_data(NG_FLOAT32, shape, 1, (float[]){0, 2, 2, 2})};
     ng_tensor_t *out[2] = {NULL, NULL}; /* NULL slots receive new tensors */
-    if (c == NULL || ng_computation_run(c, in, out) != NG_OK) {
+    if (c == NULL || ng_computation_run(c, in, 2, out, 2) != NG_OK) {
         fprintf(stderr, "%s\n", ng_last_error());
         return 1;
     }

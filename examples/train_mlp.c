@@ -284,7 +284,7 @@ static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int
     for (int64_t step = 0; step < steps; ++step) {
         fill_batch(train, order, step * batch_size, batch_size, ng_tensor_data(s->x), ng_tensor_data(s->labels));
         ng_tensor_t *inputs[2] = {s->x, s->labels};
-        if (ng_computation_run(s->train, inputs, &s->loss) != NG_OK) return fail("a training step");
+        if (ng_computation_run(s->train, inputs, 2, &s->loss, 1) != NG_OK) return fail("a training step");
         loss_sum += *(const float *)ng_tensor_data(s->loss);
         if (step % 20 == 19 || step == steps - 1) {
             double elapsed = now_seconds() - started;
@@ -301,7 +301,7 @@ static double accuracy(session_t *s, const dataset_t *test) {
     int64_t correct = 0;
     for (int64_t first = 0; first < test->count; first += EVAL_BATCH) {
         fill_batch(test, NULL, first, EVAL_BATCH, ng_tensor_data(s->eval_x), NULL);
-        if (ng_computation_run(s->eval, &s->eval_x, &s->eval_logits) != NG_OK) return fail("evaluation");
+        if (ng_computation_run(s->eval, &s->eval_x, 1, &s->eval_logits, 1) != NG_OK) return fail("evaluation");
         const float *logits = ng_tensor_data(s->eval_logits);
         for (int64_t i = 0; i < EVAL_BATCH && first + i < test->count; ++i) {
             const float *row = logits + i * test->classes;

@@ -35,7 +35,7 @@ typedef struct {
     void (*transformer_destroy)(ng_transformer_t *);
     ng_computation_t *(*computation_create)(ng_transformer_t *, ng_op_t *const *, int32_t, ng_op_t *const *,
                                             int32_t);
-    ng_status_t (*computation_run)(ng_computation_t *, ng_tensor_t *const *, ng_tensor_t **);
+    ng_status_t (*computation_run)(ng_computation_t *, ng_tensor_t *const *, int32_t, ng_tensor_t **, int32_t);
     void (*computation_destroy)(ng_computation_t *);
     ng_tensor_t *(*tensor_from_data)(ng_dtype_t, const int64_t *, int32_t, const void *);
     ng_status_t (*tensor_read)(const ng_tensor_t *, void *, size_t);
@@ -110,7 +110,7 @@ static void run_once(const library_t *lib, const float *x, float *y) {
     if (!c) fail_msg("ng_computation_create: %s", lib->last_error());
     ng_tensor_t *input = lib->tensor_from_data(NG_FLOAT32, (const int64_t[]){N}, 1, x);
     ng_tensor_t *output = NULL;
-    assert_int_equal(lib->computation_run(c, &input, &output), NG_OK);
+    assert_int_equal(lib->computation_run(c, &input, 1, &output, 1), NG_OK);
     assert_int_equal(lib->tensor_read(output, y, sizeof(float) * N), NG_OK);
     assert_int_equal(threads_named(kPoolName), 1); /* 2 threads: the caller and one worker */
     lib->tensor_release(output);

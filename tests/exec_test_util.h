@@ -67,7 +67,7 @@ static inline ng_tensor_t *ex_run(ng_graph_t *g, ng_op_t *result, ng_op_t *const
     ng_computation_t *c = ng_computation_create(t, &result, 1, params, n);
     if (c == NULL) fail_msg("compile failed: %s", ng_last_error());
     ng_tensor_t *out[1] = {NULL};
-    ng_status_t s = ng_computation_run(c, inputs, out);
+    ng_status_t s = ng_computation_run(c, inputs, n, out, 1);
     if (s != NG_OK) fail_msg("run failed: %s", ng_last_error());
     ng_computation_destroy(c);
     ng_transformer_destroy(t);

@@ -20,7 +20,7 @@ static void eval(ng_op_t *op, double *out, size_t n) {
     ng_computation_t *c = ng_computation_create(t, &op, 1, NULL, 0);
     if (!c) fail_msg("compiling failed: %s", ng_last_error());
     ng_tensor_t *value = NULL;
-    assert_int_equal(ng_computation_run(c, NULL, &value), NG_OK);
+    assert_int_equal(ng_computation_run(c, NULL, 0, &value, 1), NG_OK);
     assert_int_equal(ng_tensor_numel(value), (int64_t)n);
     assert_int_equal(ng_tensor_read(value, out, n * sizeof *out), NG_OK);
     ng_tensor_release(value);

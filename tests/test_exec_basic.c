@@ -21,7 +21,7 @@ static float read_scalar_f32(ng_tensor_t *t) {
 
 static float run_scalar(ng_computation_t *c) {
     ng_tensor_t *out[1] = {NULL};
-    assert_int_equal(ng_computation_run(c, NULL, out), NG_OK);
+    assert_int_equal(ng_computation_run(c, NULL, 0, out, 1), NG_OK);
     float v = read_scalar_f32(out[0]);
     ng_tensor_release(out[0]);
     return v;
@@ -91,7 +91,7 @@ static void test_persistent_accumulates_across_runs(void **state) {
     ng_tensor_t *x = ng_tensor_from_data(NG_FLOAT64, (int64_t[]){3}, 1, data);
     for (int run = 0; run < 4; ++run) {
         ng_tensor_t *out[1] = {NULL};
-        assert_int_equal(ng_computation_run(c, &x, out), NG_OK);
+        assert_int_equal(ng_computation_run(c, &x, 1, out, 1), NG_OK);
         double got[3];
         assert_int_equal(ng_tensor_read(out[0], got, sizeof got), NG_OK);
         for (int i = 0; i < 3; ++i) {
@@ -132,7 +132,7 @@ static void test_alignment_strided_input_and_given_output(void **state) {
     ng_tensor_t *out = ng_tensor_create(NG_FLOAT32, (int64_t[]){2, 3}, 2);
     ng_tensor_t *inputs[2] = {ta, tb};
     ng_tensor_t *outputs[1] = {out};
-    assert_int_equal(ng_computation_run(c, inputs, outputs), NG_OK);
+    assert_int_equal(ng_computation_run(c, inputs, 2, outputs, 1), NG_OK);
     assert_ptr_equal(outputs[0], out);
     float got[6];
     assert_int_equal(ng_tensor_read(out, got, sizeof got), NG_OK);
@@ -179,7 +179,7 @@ static void test_cse_and_fusion_in_plan_figures(void **state) {
     ng_tensor_t *in[2] = {ng_tensor_from_data(NG_FLOAT32, (int64_t[]){1000}, 1, xv),
                           ng_tensor_from_data(NG_FLOAT32, (int64_t[]){1000}, 1, yv)};
     ng_tensor_t *out[1] = {NULL};
-    assert_int_equal(ng_computation_run(c, in, out), NG_OK);
+    assert_int_equal(ng_computation_run(c, in, 2, out, 1), NG_OK);
     assert_true(fabs(read_scalar_f32(out[0]) - expect) <= 1e-5 * expect);
     ng_tensor_release(out[0]);
     ng_tensor_release(in[0]);
@@ -215,7 +215,7 @@ static void test_arena_reuses_dead_buffers(void **state) {
     for (int i = 0; i < N; ++i) xv[i] = (float)(i % 13) / 13.0f - 0.5f;
     ng_tensor_t *in = ng_tensor_from_data(NG_FLOAT32, (int64_t[]){N}, 1, xv);
     ng_tensor_t *out[1] = {NULL};
-    assert_int_equal(ng_computation_run(c, &in, out), NG_OK);
+    assert_int_equal(ng_computation_run(c, &in, 1, out, 1), NG_OK);
     float got[N];
     assert_int_equal(ng_tensor_read(out[0], got, sizeof got), NG_OK);
     for (int i = 0; i < N; ++i) {
@@ -254,9 +254,9 @@ static void test_memory_does_not_grow_over_runs(void **state) {
     ng_tensor_t *in = ng_tensor_create(NG_FLOAT32, (int64_t[]){256}, 1);
     ng_tensor_t *out = ng_tensor_create(NG_FLOAT32, NULL, 0);
     ng_tensor_t *outputs[1] = {out};
-    for (int i = 0; i < 1000; ++i) assert_int_equal(ng_computation_run(c, &in, outputs), NG_OK);
+    for (int i = 0; i < 1000; ++i) assert_int_equal(ng_computation_run(c, &in, 1, outputs, 1), NG_OK);
     long before = resident_kib();
-    for (int i = 0; i < 20000; ++i) assert_int_equal(ng_computation_run(c, &in, outputs), NG_OK);
+    for (int i = 0; i < 20000; ++i) assert_int_equal(ng_computation_run(c, &in, 1, outputs, 1), NG_OK);
     long after = resident_kib();
     assert_true(before > 0);
     assert_true(after - before < 256); /* KiB */
@@ -333,21 +333,32 @@ static void test_run_errors_change_nothing(void **state) {
     ng_tensor_t *wrong_shape = ng_tensor_create(NG_FLOAT32, (int64_t[]){3}, 1);
     ng_tensor_t *out[1] = {NULL};
 
-    assert_error_names(ng_computation_run(NULL, &good, out), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, NULL, out), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(NULL, &good, 1, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, NULL, 1, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
     ng_tensor_t *null_input = NULL;
-    assert_error_names(ng_computation_run(c, &null_input, out), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &wrong_dtype, out), NG_ERR_DTYPE, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &wrong_shape, out), NG_ERR_AXES, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &null_input, 1, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &wrong_dtype, 1, out, 1), NG_ERR_DTYPE, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &wrong_shape, 1, out, 1), NG_ERR_AXES, "ng_computation_run");
+    /* Counts that are not the computation's: never read past the caller's arrays. */
+    assert_error_names(ng_computation_run(c, &good, 2, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 0, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 1, out, 2), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 1, out, -1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_int_equal(ng_computation_num_params(c), 1);
+    assert_int_equal(ng_computation_num_results(c), 1);
+    assert_int_equal(ng_computation_num_params(NULL), -1);
+    assert_int_equal(ng_last_status(), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_computation_num_results(NULL), -1);
+    assert_int_equal(ng_last_status(), NG_ERR_INVALID_ARGUMENT);
     ng_tensor_t *bad_out[1] = {wrong_shape};
-    assert_error_names(ng_computation_run(c, &good, bad_out), NG_ERR_AXES, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 1, bad_out, 1), NG_ERR_AXES, "ng_computation_run");
     assert_null(out[0]);
 
     /* None of the failed runs touched the variable. */
     ng_tensor_t *value = NULL;
     assert_int_equal(ng_transformer_get_value(t, acc, &value), NG_ERR_NOT_FOUND);
     assert_null(value);
-    assert_int_equal(ng_computation_run(c, &good, out), NG_OK);
+    assert_int_equal(ng_computation_run(c, &good, 1, out, 1), NG_OK);
     assert_int_equal(ng_transformer_get_value(t, acc, &value), NG_OK);
     float got[2];
     assert_int_equal(ng_tensor_read(value, got, sizeof got), NG_OK);
@@ -416,7 +427,7 @@ static void test_strided_input_is_read_in_place(void **state) {
     ng_tensor_t *stored = ng_tensor_from_data(NG_FLOAT64, (int64_t[]){2, 4}, 2, bnk);
     ng_tensor_t *tb = ng_tensor_transpose(stored);
     ng_tensor_t *in[2] = {ta, tb}, *out[1] = {NULL};
-    assert_int_equal(ng_computation_run(c, in, out), NG_OK);
+    assert_int_equal(ng_computation_run(c, in, 2, out, 1), NG_OK);
     ng_computation_stats_t st;
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
     assert_int_equal(st.num_kernels, 1);

@@ -243,9 +243,9 @@ static void test_dot_run_rejects_wrong_input_shape(void **state) {
     ng_tensor_t *wrong = ng_tensor_create(NG_FLOAT32, (int64_t[]){4, 7}, 2); /* (N, K), not (K, N) */
     ng_tensor_t *wrong_dtype = ng_tensor_create(NG_FLOAT64, (int64_t[]){7, 4}, 2);
     ng_tensor_t *out[1] = {NULL};
-    ex_assert_error(ng_computation_run(c, (ng_tensor_t *[]){a, wrong}, out), NG_ERR_AXES, "ng_computation_run");
+    ex_assert_error(ng_computation_run(c, (ng_tensor_t *[]){a, wrong}, 2, out, 1), NG_ERR_AXES, "ng_computation_run");
     assert_null(out[0]);
-    ng_status_t s = ng_computation_run(c, (ng_tensor_t *[]){a, wrong_dtype}, out);
+    ng_status_t s = ng_computation_run(c, (ng_tensor_t *[]){a, wrong_dtype}, 2, out, 1);
     ex_assert_error(s, NG_ERR_DTYPE, "ng_computation_run");
     assert_null(out[0]);
     ng_tensor_release(a);

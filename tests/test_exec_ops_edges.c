@@ -1,4 +1,4 @@
-/* Edge cases of the defined semantics (src/runtime/kernels/kernels.hpp) through the transformer,
+/* Edge cases of the defined semantics (src/kernels/kernels.hpp) through the transformer,
  * values written by hand: integer divide truncates toward zero with x / 0 = 0 and
  * INT_MIN / -1 = INT_MIN, integer power with negative exponents, integer wrap-around, NaN
  * propagation by maximum/minimum, max/min reductions and argmax, cast saturation and NaN -> 0,

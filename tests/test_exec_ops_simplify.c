@@ -28,7 +28,7 @@ static ng_computation_stats_t plan_of(ng_op_t *result, ng_op_t *x, const double 
     double xv[N] = {0.5, -1.25, 2, 3.5, -4}, got[N];
     ng_tensor_t *tx = ex_tensor(NG_FLOAT64, (int64_t[]){N}, 1, xv);
     ng_tensor_t *out[1] = {NULL};
-    assert_int_equal(ng_computation_run(c, &tx, out), NG_OK);
+    assert_int_equal(ng_computation_run(c, &tx, 1, out, 1), NG_OK);
     ex_read(out[0], got);
     ex_assert_close(got, want, N, 1e-15, what);
     ng_tensor_release(out[0]);

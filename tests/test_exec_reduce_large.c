@@ -29,7 +29,7 @@ static void run_threads(ng_op_t *result, ng_op_t *x, ng_tensor_t *tx, int32_t th
     ng_computation_t *c = ng_computation_create(t, &result, 1, &x, 1);
     if (c == NULL) fail_msg("compile failed: %s", ng_last_error());
     ng_tensor_t *o[1] = {NULL};
-    if (ng_computation_run(c, &tx, o) != NG_OK) fail_msg("run failed: %s", ng_last_error());
+    if (ng_computation_run(c, &tx, 1, o, 1) != NG_OK) fail_msg("run failed: %s", ng_last_error());
     assert_int_equal(ng_tensor_dtype(o[0]), dt);
     assert_int_equal(ng_tensor_numel(o[0]), n);
     ex_read(o[0], out);

@@ -157,7 +157,7 @@ static void test_rerun_with_other_input_strides(void **state) {
     ng_tensor_t *layouts[4] = {dense, transposed, reversed, dense};
     for (int run = 0; run < 4; ++run) {
         ng_tensor_t *out[2] = {NULL, NULL};
-        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, out), NG_OK);
+        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, 2, out, 2), NG_OK);
         for (int k = 0; k < 2; ++k) {
             ex_read(out[k], got);
             char what[48];

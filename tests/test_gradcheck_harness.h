@@ -94,9 +94,9 @@ static inline ng_op_t *gc_cost(gradcheck_t *c, ng_op_t *y) {
     return ng_sum(c->g, ng_multiply(c->g, y, weights), NULL, 0);
 }
 
-static inline double gc_run_scalar(ng_computation_t *comp, ng_tensor_t *const *inputs) {
+static inline double gc_run_scalar(ng_computation_t *comp, ng_tensor_t *const *inputs, int32_t n) {
     ng_tensor_t *out = NULL;
-    assert_int_equal(ng_computation_run(comp, inputs, &out), NG_OK);
+    assert_int_equal(ng_computation_run(comp, inputs, n, &out, 1), NG_OK);
     double v = *(const double *)ng_tensor_data(out);
     ng_tensor_release(out);
     return v;
@@ -121,7 +121,7 @@ static inline double gc_check_tol(gradcheck_t *c, ng_op_t *y, double tolerance) 
     ng_computation_t *grad_comp = ng_computation_create(t, grads, c->n_inputs, c->inputs, c->n_inputs);
     if (!cost_comp || !grad_comp) fail_msg("compiling failed: %s", ng_last_error());
     ng_tensor_t *analytic[GC_MAX_INPUTS] = {0};
-    assert_int_equal(ng_computation_run(grad_comp, c->values, analytic), NG_OK);
+    assert_int_equal(ng_computation_run(grad_comp, c->values, c->n_inputs, analytic, c->n_inputs), NG_OK);
 
     double worst = 0;
     for (int k = 0; k < c->n_inputs; ++k) {
@@ -130,9 +130,9 @@ static inline double gc_check_tol(gradcheck_t *c, ng_op_t *y, double tolerance) 
         for (int64_t i = 0; i < ng_tensor_numel(c->values[k]); ++i) {
             const double saved = x[i], h = 1e-6 * fmax(1.0, fabs(saved));
             x[i] = saved + h;
-            const double up = gc_run_scalar(cost_comp, c->values);
+            const double up = gc_run_scalar(cost_comp, c->values, c->n_inputs);
             x[i] = saved - h;
-            const double down = gc_run_scalar(cost_comp, c->values);
+            const double down = gc_run_scalar(cost_comp, c->values, c->n_inputs);
             x[i] = saved;
             const double numeric = (up - down) / (2 * h);
             const double score = fabs(a[i] - numeric) / fmax(1.0, fmax(fabs(a[i]), fabs(numeric)));

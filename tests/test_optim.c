@@ -52,7 +52,7 @@ static void run_steps(problem_t *p, ng_op_t *update, int steps, const double *ex
     if (!c) fail_msg("compiling the step failed: %s", ng_last_error());
     for (int s = 0; s < steps; ++s) {
         ng_tensor_t *value = NULL;
-        assert_int_equal(ng_computation_run(c, NULL, &value), NG_OK);
+        assert_int_equal(ng_computation_run(c, NULL, 0, &value, 1), NG_OK);
         double cost = *(const double *)ng_tensor_data(value);
         if (fabs(cost - expected_costs[s]) > 1e-12 * fmax(1, fabs(expected_costs[s])))
             fail_msg("step %d: cost %.17g, expected %.17g", s, cost, expected_costs[s]);
@@ -157,13 +157,13 @@ static void test_learning_rate_changes_without_recompiling(void **state) {
     ng_computation_t *c = ng_computation_create(t, &update, 1, NULL, 0);
     assert_non_null(c);
     ng_tensor_t *out = NULL;
-    assert_int_equal(ng_computation_run(c, NULL, &out), NG_OK);
+    assert_int_equal(ng_computation_run(c, NULL, 0, &out, 1), NG_OK);
     ng_tensor_release(out);
     ng_tensor_t *before = NULL, *after = NULL, *zero = ng_tensor_create(NG_FLOAT64, NULL, 0);
     assert_int_equal(ng_transformer_get_value(t, p.w, &before), NG_OK);
     assert_int_equal(ng_transformer_set_value(t, p.lr, zero), NG_OK);
     out = NULL;
-    assert_int_equal(ng_computation_run(c, NULL, &out), NG_OK);
+    assert_int_equal(ng_computation_run(c, NULL, 0, &out, 1), NG_OK);
     ng_tensor_release(out);
     assert_int_equal(ng_transformer_get_value(t, p.w, &after), NG_OK);
     assert_memory_equal(ng_tensor_data(before), ng_tensor_data(after), N_W * sizeof(double));
@@ -263,7 +263,7 @@ static double *values_of(ng_op_t *op, int64_t n) {
     ng_computation_t *c = ng_computation_create(t, &op, 1, NULL, 0);
     assert_non_null(c);
     ng_tensor_t *out = NULL;
-    assert_int_equal(ng_computation_run(c, NULL, &out), NG_OK);
+    assert_int_equal(ng_computation_run(c, NULL, 0, &out, 1), NG_OK);
     assert_int_equal(ng_tensor_numel(out), n);
     double *values = malloc((size_t)n * sizeof *values);
     assert_int_equal(ng_tensor_read(out, values, (size_t)n * sizeof *values), NG_OK);

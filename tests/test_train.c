@@ -73,7 +73,7 @@ static void test_logistic_regression_matches_reference(void **state) {
     CHECK_OP(c);
     ng_tensor_t *value = ng_tensor_create(NG_FLOAT64, NULL, 0);
     for (int s = 0; s < LR_STEPS; ++s) {
-        assert_int_equal(ng_computation_run(c, NULL, &value), NG_OK);
+        assert_int_equal(ng_computation_run(c, NULL, 0, &value, 1), NG_OK);
         double got = *(const double *)ng_tensor_data(value);
         if (fabs(got - ref_losses[s]) > 1e-12) fail_msg("step %d: loss %.17g, reference %.17g", s, got, ref_losses[s]);
     }
@@ -183,14 +183,14 @@ static void test_mlp_learns_digits(void **state) {
                 ys[k * CLASSES + d->label[e]] = 1;
             }
             ng_tensor_t *inputs[2] = {xb, yb}, *out = NULL;
-            assert_int_equal(ng_computation_run(train, inputs, &out), NG_OK);
+            assert_int_equal(ng_computation_run(train, inputs, 2, &out, 1), NG_OK);
             last_loss = *(const float *)ng_tensor_data(out);
             if (epoch == 0 && start == 0) first_loss = last_loss;
             ng_tensor_release(out);
         }
     }
     ng_tensor_t *out = NULL;
-    assert_int_equal(ng_computation_run(eval, &xt, &out), NG_OK);
+    assert_int_equal(ng_computation_run(eval, &xt, 1, &out, 1), NG_OK);
     const float *scores = ng_tensor_data(out);
     int correct = 0;
     for (int i = 0; i < n_test; ++i) {

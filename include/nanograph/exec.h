@@ -84,22 +84,43 @@ NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *con
 NG_API void ng_computation_destroy(ng_computation_t *c);
 
 /**
+ * @brief The number of parameters a computation takes: the length of a run's `inputs`.
+ * @param c The computation (its graph may already be destroyed).
+ * @return The count, or -1 with ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid handle.
+ */
+NG_API int32_t ng_computation_num_params(const ng_computation_t *c);
+
+/**
+ * @brief The number of results a computation returns: the length of a run's `outputs`.
+ * @param c The computation (its graph may already be destroyed).
+ * @return The count, or -1 with ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid handle.
+ */
+NG_API int32_t ng_computation_num_results(const ng_computation_t *c);
+
+/**
  * @brief Runs a computation once.
  * @param c The computation.
  * @param inputs nparams tensors, one per parameter, each with the placeholder's dtype and its
  *        dims in the order of the placeholder's axes; any strides. Not modified, not retained.
+ *        May be NULL when num_inputs is 0.
+ * @param num_inputs The length of `inputs`: must equal the computation's parameter count
+ *        (ng_computation_num_params()).
  * @param outputs nresults slots. A NULL slot receives a new row-major tensor that the caller
  *        releases; a non-NULL slot is written in place and must match the result's dtype and
  *        shape (any strides). May be NULL when nresults is 0. An output may share memory with
  *        an input or another output (running `x = f(x)` in place is allowed): such a result is
  *        written after every input has been read. A dense result into a dense output that shares
  *        nothing is computed straight into it, with no copy (output forwarding).
- * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or inputs; ::NG_ERR_DTYPE /
+ * @param num_outputs The length of `outputs`: must equal the computation's result count
+ *        (ng_computation_num_results()).
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or inputs, or a count that is
+ *         not the computation's; ::NG_ERR_DTYPE /
  *         ::NG_ERR_AXES for an input or output slot whose dtype / shape does not match. Inputs
  *         and outputs are validated before anything runs: a failed run changes no persistent
  *         value and fills no NULL slot.
  */
-NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, ng_tensor_t **outputs);
+NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, int32_t num_inputs,
+                                      ng_tensor_t **outputs, int32_t num_outputs);
 
 /** @brief Figures of a compiled computation's plan (for tests, benchmarks and tuning). */
 typedef struct ng_computation_stats {

@@ -3,14 +3,11 @@
 #include <cstring>
 
 #include "core/checked_math.hpp"
-#include "passes/lower.hpp"
-#include "passes/memory_plan.hpp"
-#include "runtime/executor.hpp"
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng {
 
-std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id) {
+std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id, const PlanRunner &run_plan) {
     ExecGraph mini;
     Node node = g.nodes[id];
     for (int32_t &a : node.args) {
@@ -20,14 +17,13 @@ std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id) {
     mini.nodes.push_back(node);
     mini.results.push_back(static_cast<int32_t>(mini.nodes.size() - 1));
 
-    Plan plan = lower(mini);
-    plan_memory(plan);
+    Plan plan = compile_plan(mini);
     std::shared_ptr<Storage> arena = Storage::allocate(plan.arena_bytes);
     std::vector<char *> bases;
     for (const Buffer &b : plan.buffers)
         bases.push_back(b.kind == Buffer::Kind::Arena ? static_cast<char *>(arena->data()) + b.arena_offset
                                                       : static_cast<char *>(b.constant->data()));
-    Executor(plan).run(bases, nullptr);
+    run_plan(plan, bases);
 
     const Value &v = plan.results[0];
     const size_t es = dtype_size(node.dtype);

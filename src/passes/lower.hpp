@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "passes/exec_graph.hpp"
-#include "runtime/plan.hpp"
+#include "passes/plan.hpp"
 
 namespace ng {
 

@@ -6,7 +6,7 @@
 
 #include "graph/axes_rules.hpp"
 #include "passes/exec_graph.hpp"
-#include "runtime/plan.hpp"
+#include "passes/plan.hpp"
 
 namespace ng {
 

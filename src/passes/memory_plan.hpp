@@ -3,7 +3,7 @@
 // placement of the rest in one arena so buffers whose lifetimes do not overlap share memory.
 #pragma once
 
-#include "runtime/plan.hpp"
+#include "passes/plan.hpp"
 
 namespace ng {
 

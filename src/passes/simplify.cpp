@@ -101,8 +101,7 @@ std::string cse_key(const Node &n) {
 
 }  // namespace
 
-SimplifyStats simplify(ExecGraph &g) {
-    SimplifyStats stats;
+void simplify(ExecGraph &g, const PlanRunner &run_plan) {
     const int32_t count = static_cast<int32_t>(g.nodes.size());
     std::vector<int32_t> rep(count);
     std::unordered_map<std::string, int32_t> seen;
@@ -116,27 +115,23 @@ SimplifyStats simplify(ExecGraph &g) {
         int32_t same = algebraic_identity(g, n);
         if (same >= 0) {
             rep[i] = same;
-            ++stats.simplified;
             continue;
         }
         if (foldable(g, n)) {
-            std::vector<uint8_t> data = evaluate_constant_node(g, i);
+            std::vector<uint8_t> data = evaluate_constant_node(g, i, run_plan);
             n.kind = OpKind::AssignableTensor;
             n.args.clear();
             n.attrs = OpAttrs{};
             n.attrs.flags = kFlagConstant | kFlagPersistent;
             n.attrs.data = std::move(data);
-            ++stats.folded;
         }
         auto [it, inserted] = seen.emplace(cse_key(n), i);
         if (!inserted) {
             rep[i] = it->second;
-            ++stats.merged;
         }
     }
     for (int32_t &r : g.results) r = rep[r];
     g.remove_dead();
-    return stats;
 }
 
 }  // namespace ng

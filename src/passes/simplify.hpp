@@ -10,13 +10,11 @@
 #pragma once
 
 #include "passes/exec_graph.hpp"
+#include "passes/pipeline.hpp"
 
 namespace ng {
 
-struct SimplifyStats {
-    int32_t folded = 0, merged = 0, simplified = 0;
-};
-
-SimplifyStats simplify(ExecGraph &g);
+// Folding evaluates constant nodes with `run_plan`.
+void simplify(ExecGraph &g, const PlanRunner &run_plan);
 
 }  // namespace ng

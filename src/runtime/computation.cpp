@@ -4,9 +4,8 @@
 #include <cstdint>
 
 #include "core/checked_math.hpp"
-#include "passes/lower.hpp"
 #include "passes/memory_plan.hpp"
-#include "passes/simplify.hpp"
+#include "passes/pipeline.hpp"
 
 namespace ng {
 
@@ -40,9 +39,9 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
                          const std::vector<const Op *> &params)
     : transformer_(std::move(t)), results_(results), params_(params) {
     check_params(params);
-    graph_ = ExecGraph::from_ops(results, params);
-    num_source_ops_ = static_cast<int32_t>(graph_.nodes.size());
-    simplify(graph_);
+    graph_ = compile_graph(results, params, [](const Plan &plan, const std::vector<char *> &bases) {
+        Executor(plan).run(bases, nullptr);
+    }, num_source_ops_);
     for (const Op *p : params) param_strides_.push_back(row_major_strides(shape_of(p->axes)));
     compile();
     for (const Buffer &b : plan_.buffers)
@@ -54,8 +53,7 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
 // Lowers for the current parameter strides: views, BLAS flags and packing decisions all follow
 // the inputs' actual layouts, so strided inputs are read in place.
 void Computation::compile() {
-    Plan plan = lower(graph_, param_strides_);
-    plan_memory(plan);
+    Plan plan = compile_plan(graph_, param_strides_);
     if (!arena_ || arena_->bytes() < plan.arena_bytes) arena_ = Storage::allocate_uninitialized(plan.arena_bytes);
     executor_.reset();
     plan_ = std::move(plan);

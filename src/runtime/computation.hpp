@@ -7,7 +7,7 @@
 
 #include "passes/exec_graph.hpp"
 #include "runtime/executor.hpp"
-#include "runtime/plan.hpp"
+#include "passes/plan.hpp"
 #include "runtime/transformer.hpp"
 
 namespace ng {

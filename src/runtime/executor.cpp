@@ -1,7 +1,7 @@
 #include "runtime/executor.hpp"
 
 #include "core/error.hpp"
-#include "runtime/thread_pool.hpp"
+#include "kernels/thread_pool.hpp"
 
 namespace ng {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "runtime/plan.hpp"
+#include "passes/plan.hpp"
 
 namespace ng {
 

@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 #include "graph/axes_rules.hpp"
 #include "runtime/computation.hpp"
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng {
 

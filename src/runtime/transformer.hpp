@@ -9,7 +9,7 @@
 
 #include "core/tensor.hpp"
 #include "graph/op.hpp"
-#include "runtime/thread_pool.hpp"
+#include "kernels/thread_pool.hpp"
 
 namespace ng {
 

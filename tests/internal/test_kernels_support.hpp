@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "runtime/kernels/kernel_names.hpp"
-#include "runtime/kernels/kernels.hpp"
-#include "runtime/kernels/reference.hpp"
-#include "runtime/kernels/vector_table.hpp"
-#include "runtime/thread_pool.hpp"
+#include "kernels/kernel_names.hpp"
+#include "kernels/kernels.hpp"
+#include "kernels/reference.hpp"
+#include "kernels/vector_table.hpp"
+#include "kernels/thread_pool.hpp"
 
 extern "C" {
 #include <cmocka.h>

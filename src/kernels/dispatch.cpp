@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "runtime/kernels/convert.hpp"
-#include "runtime/kernels/kernel_names.hpp"
-#include "runtime/kernels/vector_table.hpp"
+#include "kernels/convert.hpp"
+#include "kernels/kernel_names.hpp"
+#include "kernels/vector_table.hpp"
 
 namespace ng::kernels {
 

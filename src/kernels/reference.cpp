@@ -1,4 +1,4 @@
-#include "runtime/kernels/reference.hpp"
+#include "kernels/reference.hpp"
 
 #include <cmath>
 #include <cstring>

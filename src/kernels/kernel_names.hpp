@@ -2,7 +2,7 @@
 // function codes a Program carries.
 #pragma once
 
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng::kernels {
 

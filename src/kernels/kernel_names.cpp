@@ -1,4 +1,4 @@
-#include "runtime/kernels/kernel_names.hpp"
+#include "kernels/kernel_names.hpp"
 
 
 #include <iterator>

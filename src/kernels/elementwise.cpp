@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "runtime/kernels/iteration.hpp"
-#include "runtime/kernels/parallel.hpp"
-#include "runtime/kernels/tile_program.hpp"
+#include "kernels/iteration.hpp"
+#include "kernels/parallel.hpp"
+#include "kernels/tile_program.hpp"
 
 namespace ng::kernels {
 namespace {

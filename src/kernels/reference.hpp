@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng::kernels::reference {
 

@@ -11,10 +11,10 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "runtime/kernels/iteration.hpp"
-#include "runtime/kernels/kernel_names.hpp"
-#include "runtime/kernels/parallel.hpp"
-#include "runtime/kernels/tile_program.hpp"
+#include "kernels/iteration.hpp"
+#include "kernels/kernel_names.hpp"
+#include "kernels/parallel.hpp"
+#include "kernels/tile_program.hpp"
 
 namespace ng::kernels {
 namespace {

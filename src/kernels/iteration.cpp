@@ -1,4 +1,4 @@
-#include "runtime/kernels/iteration.hpp"
+#include "kernels/iteration.hpp"
 
 #include <algorithm>
 #include <cstdlib>

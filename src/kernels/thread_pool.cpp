@@ -1,7 +1,7 @@
 // Persistent workers that sleep on a condition variable between jobs. A job is one
 // parallel_for: its chunks are handed out through an atomic counter to the workers that joined
 // and to the calling thread, which works too and then waits for the joined workers to finish.
-#include "runtime/thread_pool.hpp"
+#include "kernels/thread_pool.hpp"
 
 #include <pthread.h>
 

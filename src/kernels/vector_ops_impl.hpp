@@ -15,7 +15,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "runtime/kernels/vector_table.hpp"
+#include "kernels/vector_table.hpp"
 
 namespace ng::kernels {
 namespace {

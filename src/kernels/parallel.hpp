@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "runtime/thread_pool.hpp"
+#include "kernels/thread_pool.hpp"
 
 namespace ng::kernels {
 

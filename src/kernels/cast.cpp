@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "runtime/kernels/convert.hpp"
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/convert.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng::kernels {
 

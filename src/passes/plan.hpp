@@ -10,7 +10,7 @@
 #include "core/storage.hpp"
 #include "core/tensor.hpp"
 #include "graph/op.hpp"
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng {
 

@@ -5,7 +5,7 @@
 #include <climits>
 
 #include "core/error.hpp"
-#include "runtime/kernels/kernels.hpp"
+#include "kernels/kernels.hpp"
 
 namespace ng::kernels {
 namespace {

@@ -1,10 +1,10 @@
-#include "runtime/kernels/tile_program.hpp"
+#include "kernels/tile_program.hpp"
 
 #include <cstring>
 #include <limits>
 
 #include "core/error.hpp"
-#include "runtime/kernels/iteration.hpp"
+#include "kernels/iteration.hpp"
 
 namespace ng::kernels {
 namespace {

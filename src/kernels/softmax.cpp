@@ -10,8 +10,8 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "runtime/kernels/iteration.hpp"
-#include "runtime/kernels/parallel.hpp"
+#include "kernels/iteration.hpp"
+#include "kernels/parallel.hpp"
 
 namespace ng::kernels {
 namespace {
