@@ -53,19 +53,19 @@ typedef struct sizes {
 } sizes_t;
 
 static sizes_t sizes_for(int quick) {
-    if (quick)
-        return (sizes_t){{784, 32, 16, 10}, {784, 32, 16, 10}, 16, 1, 3, 512};
+    if (quick) return (sizes_t){{784, 32, 16, 10}, {784, 32, 16, 10}, 16, 1, 3, 512};
     return (sizes_t){{784, 512, 256, 10}, {784, 256, 128, 10}, 128, 5, 50, 0};
 }
 
 /* "784-512-256-10 b128": the label bench/peers_train.py prints for the same network and batch. */
 static void shape_label(const int64_t units[4], int64_t batch, char *buf, size_t cap) {
-    snprintf(buf, cap, "%lld-%lld-%lld-%lld b%lld", (long long)units[0], (long long)units[1], (long long)units[2],
-             (long long)units[3], (long long)batch);
+    snprintf(buf, cap, "%lld-%lld-%lld-%lld b%lld", (long long)units[0], (long long)units[1],
+             (long long)units[2], (long long)units[3], (long long)batch);
 }
 
 static int nanograph_failed(const char *doing) {
-    fprintf(stderr, "bench_train: %s failed: %s (%s)\n", doing, ng_last_error(), ng_status_string(ng_last_status()));
+    fprintf(stderr, "bench_train: %s failed: %s (%s)\n", doing, ng_last_error(),
+            ng_status_string(ng_last_status()));
     return EXIT_NANOGRAPH;
 }
 
@@ -89,8 +89,10 @@ static ng_op_t *mlp_logits(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const lay
     for (int i = 0; i < 3; ++i) {
         const ng_axis_t *in = layer_axes[i], *out = layer_axes[i + 1];
         const ng_axis_t *w_axes[2] = {in, out};
-        ng_op_t *init = i < 2 ? ng_initializer_he_normal(g, NG_FLOAT32, w_axes, 2, &in, 1, (uint64_t)i + 1)
-                              : ng_initializer_glorot_uniform(g, NG_FLOAT32, w_axes, 2, &in, 1, (uint64_t)i + 1);
+        ng_op_t *init =
+            i < 2
+                ? ng_initializer_he_normal(g, NG_FLOAT32, w_axes, 2, &in, 1, (uint64_t)i + 1)
+                : ng_initializer_glorot_uniform(g, NG_FLOAT32, w_axes, 2, &in, 1, (uint64_t)i + 1);
         ng_op_t *w = ng_variable(g, NG_FLOAT32, w_axes, 2, init);
         ng_op_t *b = ng_variable(g, NG_FLOAT32, &out, 1, NULL);
         ng_op_t *z = ng_add(g, ng_dot(g, h, w), b);
@@ -99,8 +101,8 @@ static ng_op_t *mlp_logits(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const lay
     return h;
 }
 
-static int trainer_create(trainer_t *t, const int64_t units[4], int64_t batch, optimizer_t optimizer,
-                          double learning_rate, int32_t threads) {
+static int trainer_create(trainer_t *t, const int64_t units[4], int64_t batch,
+                          optimizer_t optimizer, double learning_rate, int32_t threads) {
     memset(t, 0, sizeof *t);
     ng_graph_t *g = t->graph = ng_graph_create();
     if (!g) return nanograph_failed("ng_graph_create");
@@ -108,18 +110,22 @@ static int trainer_create(trainer_t *t, const int64_t units[4], int64_t batch, o
     const ng_axis_t *layer_axes[4];
     for (int i = 0; i < 4; ++i) layer_axes[i] = ng_axis(g, names[i], units[i]);
     const ng_axis_t *batch_axis = ng_axis(g, "N", batch);
-    const ng_axis_t *x_axes[2] = {batch_axis, layer_axes[0]}, *label_axes[2] = {batch_axis, layer_axes[3]};
+    const ng_axis_t *x_axes[2] = {batch_axis, layer_axes[0]},
+                    *label_axes[2] = {batch_axis, layer_axes[3]};
     ng_op_t *params[2] = {ng_placeholder(g, NG_FLOAT32, x_axes, 2, NULL),
                           ng_placeholder(g, NG_FLOAT32, label_axes, 2, NULL)};
     ng_op_t *probabilities = ng_softmax(g, mlp_logits(g, params[0], layer_axes), &layer_axes[3], 1);
-    ng_op_t *loss = ng_mean(g, ng_cross_entropy_multi(g, probabilities, params[1], &layer_axes[3], 1), NULL, 0);
+    ng_op_t *loss =
+        ng_mean(g, ng_cross_entropy_multi(g, probabilities, params[1], &layer_axes[3], 1), NULL, 0);
     ng_op_t *rate = ng_scalar(g, learning_rate);
-    ng_op_t *step = optimizer == OPT_SGD ? ng_sgd(g, loss, rate, NULL) : ng_adam(g, loss, rate, NULL);
+    ng_op_t *step =
+        optimizer == OPT_SGD ? ng_sgd(g, loss, rate, NULL) : ng_adam(g, loss, rate, NULL);
     if (ng_graph_status(g) != NG_OK) {
         fprintf(stderr, "bench_train: building the network failed: %s\n", ng_graph_error(g));
         return EXIT_NANOGRAPH;
     }
-    if (!(t->transformer = ng_transformer_create("cpu"))) return nanograph_failed("ng_transformer_create");
+    if (!(t->transformer = ng_transformer_create("cpu")))
+        return nanograph_failed("ng_transformer_create");
     if (ng_transformer_set_num_threads(t->transformer, threads) != NG_OK)
         return nanograph_failed("ng_transformer_set_num_threads");
     if (!(t->step = ng_computation_create(t->transformer, &step, 1, params, 2)))
@@ -144,7 +150,8 @@ static void trainer_destroy(trainer_t *t) {
 /* One step on the batch in t->x and t->labels; *loss is the loss before the update. */
 static int trainer_step(trainer_t *t, double *loss) {
     ng_tensor_t *inputs[2] = {t->x, t->labels};
-    if (ng_computation_run(t->step, inputs, 2, &t->loss, 1) != NG_OK) return nanograph_failed("a training step");
+    if (ng_computation_run(t->step, inputs, 2, &t->loss, 1) != NG_OK)
+        return nanograph_failed("a training step");
     *loss = *(const float *)ng_tensor_data(t->loss);
     return 0;
 }
@@ -159,12 +166,15 @@ static const char *peak_method(const bench_peak_tracker_t *peak) {
     return peak->hwm_was_reset ? "vmhwm" : "ru_maxrss";
 }
 
-/* ---- sgd_step ------------------------------------------------------------------------------------ */
+/* ---- sgd_step
+ * ------------------------------------------------------------------------------------ */
 
 /* Uniform inputs in [-1, 1) and uniformly drawn one-hot labels, from fixed seeds. */
-static void fill_random_batch(float *x, float *labels, int64_t batch, int64_t features, int64_t classes) {
+static void fill_random_batch(float *x, float *labels, int64_t batch, int64_t features,
+                              int64_t classes) {
     bench_fill_uniform(x, batch * features, DATA_SEED);
-    float *draws = labels; /* the draws fit in the label buffer, which is then overwritten row by row */
+    float *draws =
+        labels; /* the draws fit in the label buffer, which is then overwritten row by row */
     bench_fill_uniform(draws, batch, DATA_SEED + 1);
     for (int64_t i = batch - 1; i >= 0; --i) {
         int64_t label = (int64_t)((draws[i] + 1.0f) * 0.5f * (float)classes);
@@ -179,8 +189,11 @@ static int run_sgd_step(const options_t *opt) {
     bench_peak_tracker_t peak;
     bench_peak_start(&peak);
     trainer_t t;
-    int status = trainer_create(&t, sz.step_units, sz.batch, OPT_SGD, SGD_LEARNING_RATE, opt->threads);
-    if (!status) fill_random_batch(ng_tensor_data(t.x), ng_tensor_data(t.labels), sz.batch, sz.step_units[0], sz.step_units[3]);
+    int status =
+        trainer_create(&t, sz.step_units, sz.batch, OPT_SGD, SGD_LEARNING_RATE, opt->threads);
+    if (!status)
+        fill_random_batch(ng_tensor_data(t.x), ng_tensor_data(t.labels), sz.batch, sz.step_units[0],
+                          sz.step_units[3]);
     double first_loss = NAN, loss = NAN, times_ms[MAX_TIMED_STEPS];
     int32_t steps = sz.timed_steps < MAX_TIMED_STEPS ? sz.timed_steps : MAX_TIMED_STEPS;
     for (int32_t i = 0; i < sz.warmup_steps && !status; ++i) {
@@ -199,21 +212,26 @@ static int run_sgd_step(const options_t *opt) {
         for (int32_t i = 1; i < steps; ++i) min_ms = fmin(min_ms, times_ms[i]);
         char shape[64];
         shape_label(sz.step_units, sz.batch, shape, sizeof shape);
-        printf("{\"impl\": \"nanograph\", \"workload\": \"sgd_step\", \"shape\": \"%s\", \"threads\": %d, "
-               "\"steps\": %d, \"ms\": %.4f, \"ms_min\": %.4f, \"peak_mib\": %.2f, \"peak_method\": \"%s\", "
-               "\"first_loss\": %.5f, \"last_loss\": %.5f, \"version\": \"%s\"}\n",
-               shape, opt->threads, steps, bench_median(times_ms, (size_t)steps), min_ms, (double)peak_kib / 1024.0,
-               peak_method(&peak), first_loss, loss, ng_version_string());
+        printf(
+            "{\"impl\": \"nanograph\", \"workload\": \"sgd_step\", \"shape\": \"%s\", \"threads\": "
+            "%d, "
+            "\"steps\": %d, \"ms\": %.4f, \"ms_min\": %.4f, \"peak_mib\": %.2f, \"peak_method\": "
+            "\"%s\", "
+            "\"first_loss\": %.5f, \"last_loss\": %.5f, \"version\": \"%s\"}\n",
+            shape, opt->threads, steps, bench_median(times_ms, (size_t)steps), min_ms,
+            (double)peak_kib / 1024.0, peak_method(&peak), first_loss, loss, ng_version_string());
         fflush(stdout);
     }
     trainer_destroy(&t);
     return status;
 }
 
-/* ---- adam_epoch ------------------------------------------------------------------------------------ */
+/* ---- adam_epoch
+ * ------------------------------------------------------------------------------------ */
 
 /* Copies the examples order[first .. first+batch) and their one-hot labels into the trainer. */
-static void fill_data_batch(trainer_t *t, const dataset_t *d, const int64_t *order, int64_t first, int64_t batch) {
+static void fill_data_batch(trainer_t *t, const dataset_t *d, const int64_t *order, int64_t first,
+                            int64_t batch) {
     float *x = ng_tensor_data(t->x), *labels = ng_tensor_data(t->labels);
     memset(labels, 0, (size_t)(batch * d->classes) * sizeof *labels);
     for (int64_t i = 0; i < batch; ++i) {
@@ -224,7 +242,8 @@ static void fill_data_batch(trainer_t *t, const dataset_t *d, const int64_t *ord
 }
 
 /* One shuffled pass; *mean_loss is the mean of the steps' losses. */
-static int train_epoch(trainer_t *t, const dataset_t *d, int64_t batch, double *seconds, double *mean_loss) {
+static int train_epoch(trainer_t *t, const dataset_t *d, int64_t batch, double *seconds,
+                       double *mean_loss) {
     int64_t *order = malloc((size_t)d->count * sizeof *order);
     if (!order) {
         fprintf(stderr, "bench_train: out of memory\n");
@@ -252,12 +271,15 @@ static int run_adam_epoch(const options_t *opt) {
     sizes_t sz = sizes_for(opt->quick);
     dataset_t train = {0};
     if (!dataset_idx_present(opt->data_dir, "train")) {
-        fprintf(stderr, "bench_train: adam_epoch needs Fashion-MNIST in %s (apt-get install dataset-fashion-mnist)\n",
+        fprintf(stderr,
+                "bench_train: adam_epoch needs Fashion-MNIST in %s (apt-get install "
+                "dataset-fashion-mnist)\n",
                 opt->data_dir);
         return EXIT_NANOGRAPH;
     }
     if (dataset_load_idx(opt->data_dir, "train", &train) != 0) return EXIT_NANOGRAPH;
-    if (sz.epoch_examples_cap > 0 && train.count > sz.epoch_examples_cap) train.count = sz.epoch_examples_cap;
+    if (sz.epoch_examples_cap > 0 && train.count > sz.epoch_examples_cap)
+        train.count = sz.epoch_examples_cap;
     sz.epoch_units[0] = train.features;
     sz.epoch_units[3] = train.classes;
 
@@ -265,7 +287,8 @@ static int run_adam_epoch(const options_t *opt) {
     bench_peak_start(&peak);
     int64_t compile_start = bench_now_ns();
     trainer_t t;
-    int status = trainer_create(&t, sz.epoch_units, sz.batch, OPT_ADAM, ADAM_LEARNING_RATE, opt->threads);
+    int status =
+        trainer_create(&t, sz.epoch_units, sz.batch, OPT_ADAM, ADAM_LEARNING_RATE, opt->threads);
     double compile_ms = (double)(bench_now_ns() - compile_start) / 1e6;
     double seconds = 0, mean_loss = NAN;
     if (!status) status = train_epoch(&t, &train, sz.batch, &seconds, &mean_loss);
@@ -275,11 +298,16 @@ static int run_adam_epoch(const options_t *opt) {
         char shape[64];
         shape_label(sz.epoch_units, sz.batch, shape, sizeof shape);
         int64_t examples = train.count / sz.batch * sz.batch;
-        printf("{\"impl\": \"nanograph\", \"workload\": \"adam_epoch\", \"shape\": \"%s\", \"threads\": %d, "
-               "\"examples\": %lld, \"seconds\": %.4f, \"examples_per_s\": %.1f, \"compile_ms\": %.2f, "
-               "\"peak_mib\": %.2f, \"peak_method\": \"%s\", \"mean_loss\": %.5f, \"version\": \"%s\"}\n",
-               shape, opt->threads, (long long)examples, seconds, (double)examples / (seconds > 0 ? seconds : 1e-9),
-               compile_ms, (double)peak_kib / 1024.0, peak_method(&peak), mean_loss, ng_version_string());
+        printf(
+            "{\"impl\": \"nanograph\", \"workload\": \"adam_epoch\", \"shape\": \"%s\", "
+            "\"threads\": %d, "
+            "\"examples\": %lld, \"seconds\": %.4f, \"examples_per_s\": %.1f, \"compile_ms\": "
+            "%.2f, "
+            "\"peak_mib\": %.2f, \"peak_method\": \"%s\", \"mean_loss\": %.5f, \"version\": "
+            "\"%s\"}\n",
+            shape, opt->threads, (long long)examples, seconds,
+            (double)examples / (seconds > 0 ? seconds : 1e-9), compile_ms,
+            (double)peak_kib / 1024.0, peak_method(&peak), mean_loss, ng_version_string());
         fflush(stdout);
     }
     trainer_destroy(&t);
@@ -287,7 +315,8 @@ static int run_adam_epoch(const options_t *opt) {
     return status;
 }
 
-/* ---- driver ------------------------------------------------------------------------------------------ */
+/* ---- driver
+ * ------------------------------------------------------------------------------------------ */
 
 typedef struct workload {
     const char *name;
@@ -318,13 +347,15 @@ static int run_in_child(const workload_t *w, const options_t *opt) {
 }
 
 static int usage(FILE *to, int status) {
-    fprintf(to,
-            "usage: bench_train [--threads N] [--quick] [--only sgd_step|adam_epoch] [--data-dir DIR]\n"
-            "  --threads N    threads of the transformer and of OpenBLAS (default 2)\n"
-            "  --quick        tiny networks and few steps: a smoke test, not a measurement\n"
-            "  --only NAME    run one workload\n"
-            "  --data-dir DIR where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR ")\n"
-            "Prints one JSON line per workload.\n");
+    fprintf(
+        to,
+        "usage: bench_train [--threads N] [--quick] [--only sgd_step|adam_epoch] [--data-dir DIR]\n"
+        "  --threads N    threads of the transformer and of OpenBLAS (default 2)\n"
+        "  --quick        tiny networks and few steps: a smoke test, not a measurement\n"
+        "  --only NAME    run one workload\n"
+        "  --data-dir DIR where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR
+        ")\n"
+        "Prints one JSON line per workload.\n");
     return status;
 }
 

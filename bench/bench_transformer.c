@@ -56,7 +56,8 @@ static int create_inputs(session_t *s) {
         const bench_input_t *in = &s->shapes[i];
         s->inputs[i] = ng_tensor_create(NG_FLOAT32, in->dims, in->rank);
         if (!s->inputs[i]) return nanograph_failed("ng_tensor_create");
-        bench_fill_uniform(ng_tensor_data(s->inputs[i]), ng_tensor_numel(s->inputs[i]), (uint64_t)i + 1);
+        bench_fill_uniform(ng_tensor_data(s->inputs[i]), ng_tensor_numel(s->inputs[i]),
+                           (uint64_t)i + 1);
     }
     return 0;
 }
@@ -68,24 +69,28 @@ static int compile(session_t *s, int32_t threads) {
     for (int32_t i = 0; i < s->workload->num_inputs; ++i) {
         const bench_input_t *in = &s->shapes[i];
         const ng_axis_t *axes[BENCH_MAX_RANK] = {NULL};
-        for (int32_t d = 0; d < in->rank; ++d) axes[d] = ng_axis(s->graph, in->axis_names[d], in->dims[d]);
+        for (int32_t d = 0; d < in->rank; ++d)
+            axes[d] = ng_axis(s->graph, in->axis_names[d], in->dims[d]);
         params[i] = ng_placeholder(s->graph, NG_FLOAT32, axes, in->rank, NULL);
     }
     s->result_op = s->workload->build(s->graph, params);
     if (ng_graph_status(s->graph) != NG_OK) {
-        fprintf(stderr, "bench_transformer: building %s failed: %s\n", s->workload->name, ng_graph_error(s->graph));
+        fprintf(stderr, "bench_transformer: building %s failed: %s\n", s->workload->name,
+                ng_graph_error(s->graph));
         return EXIT_NANOGRAPH;
     }
     s->transformer = ng_transformer_create("cpu");
     if (!s->transformer) return nanograph_failed("ng_transformer_create");
     if (ng_transformer_set_num_threads(s->transformer, threads) != NG_OK)
         return nanograph_failed("ng_transformer_set_num_threads");
-    s->computation = ng_computation_create(s->transformer, &s->result_op, 1, params, s->workload->num_inputs);
+    s->computation =
+        ng_computation_create(s->transformer, &s->result_op, 1, params, s->workload->num_inputs);
     if (!s->computation) return nanograph_failed("ng_computation_create");
     if (s->workload->is_tiny) {
         int64_t dims[BENCH_MAX_RANK] = {0};
         int32_t rank = ng_op_rank(s->result_op);
-        for (int32_t d = 0; d < rank && d < BENCH_MAX_RANK; ++d) dims[d] = ng_axis_length(ng_op_axis(s->result_op, d));
+        for (int32_t d = 0; d < rank && d < BENCH_MAX_RANK; ++d)
+            dims[d] = ng_axis_length(ng_op_axis(s->result_op, d));
         s->result = ng_tensor_create(NG_FLOAT32, dims, rank);
         if (!s->result) return nanograph_failed("ng_tensor_create");
     }
@@ -102,7 +107,9 @@ static int run_calls(session_t *s, int64_t calls) {
             s->result = NULL;
         }
         ng_tensor_t *slot = s->result;
-        if (ng_computation_run(s->computation, s->inputs, s->workload->num_inputs, &slot, 1) != NG_OK) return nanograph_failed("ng_computation_run");
+        if (ng_computation_run(s->computation, s->inputs, s->workload->num_inputs, &slot, 1) !=
+            NG_OK)
+            return nanograph_failed("ng_computation_run");
         s->result = slot;
     }
     return 0;
@@ -113,7 +120,8 @@ static int check_result(session_t *s, double *error_units) {
     int64_t n = ng_tensor_numel(s->result);
     float *values = malloc((size_t)(n > 0 ? n : 1) * sizeof *values);
     if (!values) {
-        fprintf(stderr, "bench_transformer: out of memory reading the result of %s\n", s->workload->name);
+        fprintf(stderr, "bench_transformer: out of memory reading the result of %s\n",
+                s->workload->name);
         return EXIT_NANOGRAPH;
     }
     if (ng_tensor_read(s->result, values, (size_t)n * sizeof *values) != NG_OK) {
@@ -140,11 +148,13 @@ static void shape_label(const bench_input_t *in, char *buf, size_t cap) {
     size_t used = 0;
     buf[0] = '\0';
     for (int32_t d = 0; d < in->rank && used < cap; ++d)
-        used += (size_t)snprintf(buf + used, cap - used, d ? "x%lld" : "%lld", (long long)in->dims[d]);
+        used +=
+            (size_t)snprintf(buf + used, cap - used, d ? "x%lld" : "%lld", (long long)in->dims[d]);
 }
 
-static void print_json(const session_t *s, const options_t *opt, int32_t reps, int64_t calls, double median_ms,
-                       double min_ms, int64_t peak_kib, const char *peak_method, double error_units) {
+static void print_json(const session_t *s, const options_t *opt, int32_t reps, int64_t calls,
+                       double median_ms, double min_ms, int64_t peak_kib, const char *peak_method,
+                       double error_units) {
     char shape[64];
     shape_label(&s->shapes[0], shape, sizeof shape);
     char error_text[32] = "null"; /* JSON has no inf or NaN */
@@ -152,15 +162,18 @@ static void print_json(const session_t *s, const options_t *opt, int32_t reps, i
     ng_computation_stats_t st;
     memset(&st, 0, sizeof st);
     ng_computation_stats(s->computation, &st);
-    printf("{\"impl\": \"nanograph\", \"workload\": \"%s\", \"shape\": \"%s\", \"threads\": %d, \"reps\": %d, "
-           "\"calls_per_rep\": %lld, \"ms\": %.4f, \"ms_min\": %.4f, \"peak_mib\": %.2f, \"peak_method\": \"%s\", "
-           "\"check\": \"%s\", \"check_error\": %s, \"arena_bytes\": %zu, \"buffer_bytes\": %zu, \"num_buffers\": %d, "
-           "\"num_kernels\": %d, \"num_nodes\": %d, \"num_source_ops\": %d, \"version\": \"%s\"}\n",
-           s->workload->name, shape, opt->threads, reps, (long long)calls, median_ms, min_ms,
-           (double)peak_kib / 1024.0, peak_method,
-           error_units <= 1 ? "ok" : "wrong", error_text,
-           st.arena_bytes, st.buffer_bytes, st.num_buffers, st.num_kernels, st.num_nodes, st.num_source_ops,
-           ng_version_string());
+    printf(
+        "{\"impl\": \"nanograph\", \"workload\": \"%s\", \"shape\": \"%s\", \"threads\": %d, "
+        "\"reps\": %d, "
+        "\"calls_per_rep\": %lld, \"ms\": %.4f, \"ms_min\": %.4f, \"peak_mib\": %.2f, "
+        "\"peak_method\": \"%s\", "
+        "\"check\": \"%s\", \"check_error\": %s, \"arena_bytes\": %zu, \"buffer_bytes\": %zu, "
+        "\"num_buffers\": %d, "
+        "\"num_kernels\": %d, \"num_nodes\": %d, \"num_source_ops\": %d, \"version\": \"%s\"}\n",
+        s->workload->name, shape, opt->threads, reps, (long long)calls, median_ms, min_ms,
+        (double)peak_kib / 1024.0, peak_method, error_units <= 1 ? "ok" : "wrong", error_text,
+        st.arena_bytes, st.buffer_bytes, st.num_buffers, st.num_kernels, st.num_nodes,
+        st.num_source_ops, ng_version_string());
     fflush(stdout);
 }
 
@@ -197,8 +210,9 @@ static int run_workload(const bench_workload_t *w, const options_t *opt) {
         print_json(&s, opt, reps, calls, bench_median(times_ms, (size_t)reps), min_ms, peak_kib,
                    peak.hwm_was_reset ? "vmhwm" : "ru_maxrss", error_units);
         if (!(error_units <= 1)) {
-            fprintf(stderr, "bench_transformer: %s: WRONG RESULT, worst error %.3g times the tolerance\n", w->name,
-                    error_units);
+            fprintf(stderr,
+                    "bench_transformer: %s: WRONG RESULT, worst error %.3g times the tolerance\n",
+                    w->name, error_units);
             status = EXIT_WRONG;
         }
     }
@@ -223,7 +237,8 @@ static int run_in_child(const bench_workload_t *w, const options_t *opt) {
         if (errno != EINTR) return EXIT_NANOGRAPH;
     }
     if (WIFEXITED(wstatus)) return WEXITSTATUS(wstatus);
-    fprintf(stderr, "bench_transformer: %s: the child died of signal %d\n", w->name, WTERMSIG(wstatus));
+    fprintf(stderr, "bench_transformer: %s: the child died of signal %d\n", w->name,
+            WTERMSIG(wstatus));
     return EXIT_NANOGRAPH;
 }
 
@@ -248,7 +263,9 @@ static int parse_options(int argc, char **argv, options_t *opt) {
             char *end = NULL;
             long n = strtol(argv[++i], &end, 10);
             if (*end != '\0' || n < 1 || n > 1024) {
-                fprintf(stderr, "bench_transformer: --threads wants a count from 1 to 1024, not '%s'\n", argv[i]);
+                fprintf(stderr,
+                        "bench_transformer: --threads wants a count from 1 to 1024, not '%s'\n",
+                        argv[i]);
                 return EXIT_USAGE;
             }
             opt->threads = (int32_t)n;

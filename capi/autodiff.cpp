@@ -19,7 +19,8 @@ NG_API ng_op_t *ng_deriv(ng_graph_t *g, ng_op_t *cost, ng_op_t *wrt) {
 NG_API ng_op_t *ng_vjp(ng_graph_t *g, ng_op_t *y, ng_op_t *error, ng_op_t *wrt) {
     return call_builder("ng_vjp", g, {y, error, wrt}, [&] {
         Graph &graph = graph_of(g, "g");
-        return vjp(op_in(graph, y, "y"), op_in(graph, error, "error"), {op_in(graph, wrt, "wrt")}).front();
+        return vjp(op_in(graph, y, "y"), op_in(graph, error, "error"), {op_in(graph, wrt, "wrt")})
+            .front();
     });
 }
 

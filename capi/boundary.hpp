@@ -1,7 +1,8 @@
 // The one mechanism every exported function goes through. An entry point is written as
 //
 //   ng_status_t ng_thing(...) { return ng::capi::call("ng_thing", [&] { ...; }); }
-//   ng_op_t *ng_make(...)     { return ng::capi::call_returning("ng_make", (ng_op_t *)nullptr, [&] { return ...; }); }
+//   ng_op_t *ng_make(...)     { return ng::capi::call_returning("ng_make", (ng_op_t *)nullptr, [&]
+//   { return ...; }); }
 //
 // Inside the body, failures are thrown as ng::Error (see core/error.hpp). The wrapper catches
 // everything, maps std::bad_alloc to NG_ERR_OUT_OF_MEMORY and anything unknown to
@@ -71,7 +72,8 @@ T *require(T *pointer, const char *name) {
 template <class T>
 void require_array(const T *array, int64_t count, const char *name, const char *count_name) {
     if (count < 0) throw invalid_argument(count_name, " is negative (", count, ")");
-    if (count > 0 && array == nullptr) throw invalid_argument(name, " is NULL but ", count_name, " is ", count);
+    if (count > 0 && array == nullptr)
+        throw invalid_argument(name, " is NULL but ", count_name, " is ", count);
 }
 
 }  // namespace ng::capi

@@ -48,11 +48,17 @@ NG_API int32_t ng_version_number(void) {
     return NG_VERSION_MAJOR * 10000 + NG_VERSION_MINOR * 100 + NG_VERSION_PATCH;
 }
 
-NG_API const char *ng_version_string(void) { return NG_VERSION_STRING; }
+NG_API const char *ng_version_string(void) {
+    return NG_VERSION_STRING;
+}
 
-NG_API ng_status_t ng_last_status(void) { return thread_error().status; }
+NG_API ng_status_t ng_last_status(void) {
+    return thread_error().status;
+}
 
-NG_API const char *ng_last_error(void) { return thread_error().message.c_str(); }
+NG_API const char *ng_last_error(void) {
+    return thread_error().message.c_str();
+}
 
 NG_API const char *ng_status_string(ng_status_t status) {
     switch (status) {
@@ -78,6 +84,8 @@ NG_API size_t ng_dtype_size(ng_dtype_t dtype) {
     });
 }
 
-NG_API const char *ng_dtype_name(ng_dtype_t dtype) { return ng::dtype_name(dtype); }
+NG_API const char *ng_dtype_name(ng_dtype_t dtype) {
+    return ng::dtype_name(dtype);
+}
 
 }  // extern "C"

@@ -32,17 +32,20 @@ using namespace ng::capi;
 
 ng::Transformer &transformer_of(const ng_transformer_t *t, const char *arg) {
     require(t, arg);
-    if (t->magic != ng::kTransformerMagic) throw ng::invalid_argument(arg, " is not a transformer handle");
+    if (t->magic != ng::kTransformerMagic)
+        throw ng::invalid_argument(arg, " is not a transformer handle");
     return *t->impl;
 }
 
 ng::Computation &computation_of(const ng_computation_t *c, const char *arg) {
     require(c, arg);
-    if (c->magic != ng::kComputationMagic) throw ng::invalid_argument(arg, " is not a computation handle");
+    if (c->magic != ng::kComputationMagic)
+        throw ng::invalid_argument(arg, " is not a computation handle");
     return *c->impl;
 }
 
-// A persistent tensor: placeholder, persistent tensor or variable (constants have no settable value).
+// A persistent tensor: placeholder, persistent tensor or variable (constants have no settable
+// value).
 const ng::Op *persistent_of(const ng_op_t *op, const char *arg) {
     const ng::Op *o = op_of(const_cast<ng_op_t *>(op), arg);
     if (!o->is_assignable() || !(o->flags() & ng::kFlagPersistent))
@@ -50,7 +53,8 @@ const ng::Op *persistent_of(const ng_op_t *op, const char *arg) {
     return o;
 }
 
-std::vector<const ng::Op *> ops_of(ng_op_t *const *ops, int32_t n, const char *arg, const char *count_arg) {
+std::vector<const ng::Op *> ops_of(ng_op_t *const *ops, int32_t n, const char *arg,
+                                   const char *count_arg) {
     require_array(ops, n, arg, count_arg);
     std::vector<const ng::Op *> out;
     for (int32_t i = 0; i < n; ++i) {
@@ -83,7 +87,8 @@ NG_API void ng_transformer_destroy(ng_transformer_t *t) {
 }
 
 NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t threads) {
-    return call("ng_transformer_set_num_threads", [&] { transformer_of(t, "t").set_threads(threads); });
+    return call("ng_transformer_set_num_threads",
+                [&] { transformer_of(t, "t").set_threads(threads); });
 }
 
 NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t) {
@@ -91,8 +96,9 @@ NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t) {
                           [&] { return static_cast<int32_t>(transformer_of(t, "t").threads()); });
 }
 
-NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *const *results, int32_t nresults,
-                                               ng_op_t *const *params, int32_t nparams) {
+NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *const *results,
+                                               int32_t nresults, ng_op_t *const *params,
+                                               int32_t nparams) {
     return call_returning("ng_computation_create", static_cast<ng_computation_t *>(nullptr), [&] {
         transformer_of(t, "t");
         auto result_ops = ops_of(results, nresults, "results", "nresults");
@@ -127,15 +133,18 @@ NG_API int32_t ng_computation_num_results(const ng_computation_t *c) {
     });
 }
 
-NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, int32_t num_inputs,
-                                      ng_tensor_t **outputs, int32_t num_outputs) {
+NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs,
+                                      int32_t num_inputs, ng_tensor_t **outputs,
+                                      int32_t num_outputs) {
     return call("ng_computation_run", [&] {
         ng::Computation &comp = computation_of(c, "c");
         const size_t np = comp.params().size(), nr = comp.plan().results.size();
         if (num_inputs != static_cast<int64_t>(np))
-            throw ng::invalid_argument("num_inputs is ", num_inputs, ", but the computation has ", np, " parameters");
+            throw ng::invalid_argument("num_inputs is ", num_inputs, ", but the computation has ",
+                                       np, " parameters");
         if (num_outputs != static_cast<int64_t>(nr))
-            throw ng::invalid_argument("num_outputs is ", num_outputs, ", but the computation has ", nr, " results");
+            throw ng::invalid_argument("num_outputs is ", num_outputs, ", but the computation has ",
+                                       nr, " results");
         require_array(inputs, static_cast<int64_t>(np), "inputs", "the number of parameters");
         require_array(outputs, static_cast<int64_t>(nr), "outputs", "the number of results");
         for (size_t i = 0; i < np; ++i) {
@@ -175,14 +184,16 @@ NG_API ng_status_t ng_computation_stats(const ng_computation_t *c, ng_computatio
     });
 }
 
-NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent, ng_tensor_t **out) {
+NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent,
+                                            ng_tensor_t **out) {
     if (out) *out = nullptr;
     return call("ng_transformer_get_value", [&] {
         ng::Transformer &tr = transformer_of(t, "t");
         require(out, "out");
         const ng::Op *op = persistent_of(persistent, "persistent");
         if (!tr.has_value(op) && !(op->flags() & ng::kFlagConstant))
-            throw ng::not_found(op->name, " has no value yet (never set, and no computation using it has run)");
+            throw ng::not_found(
+                op->name, " has no value yet (never set, and no computation using it has run)");
         const ng::Tensor &v = tr.value(op);
         ng::Tensor copy = ng::Tensor::zeros(v.dtype(), v.shape());
         copy.copy_from(v);
@@ -190,7 +201,8 @@ NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *
     });
 }
 
-NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *persistent, const ng_tensor_t *value) {
+NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *persistent,
+                                            const ng_tensor_t *value) {
     return call("ng_transformer_set_value", [&] {
         ng::Transformer &tr = transformer_of(t, "t");
         const ng::Op *op = persistent_of(persistent, "persistent");

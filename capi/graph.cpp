@@ -22,7 +22,8 @@ std::string dot_text(const ng_graph_t *g, ng_op_t *const *roots, int32_t n) {
 extern "C" {
 
 NG_API ng_graph_t *ng_graph_create(void) {
-    return call_returning("ng_graph_create", static_cast<ng_graph_t *>(nullptr), [] { return handle(new Graph()); });
+    return call_returning("ng_graph_create", static_cast<ng_graph_t *>(nullptr),
+                          [] { return handle(new Graph()); });
 }
 
 NG_API void ng_graph_destroy(ng_graph_t *g) {
@@ -43,14 +44,14 @@ NG_API const char *ng_graph_error(const ng_graph_t *g) {
 }
 
 NG_API int32_t ng_graph_num_ops(const ng_graph_t *g) {
-    return call_returning("ng_graph_num_ops", int32_t{-1}, [&] {
-        return static_cast<int32_t>(graph_of(g, "g").ops().size());
-    });
+    return call_returning("ng_graph_num_ops", int32_t{-1},
+                          [&] { return static_cast<int32_t>(graph_of(g, "g").ops().size()); });
 }
 
 NG_API ng_op_t *ng_graph_op(const ng_graph_t *g, int32_t i) {
-    return call_returning("ng_graph_op", static_cast<ng_op_t *>(nullptr),
-                          [&] { return handle(at_index(graph_of(g, "g").ops(), i, "ops of the graph").get()); });
+    return call_returning("ng_graph_op", static_cast<ng_op_t *>(nullptr), [&] {
+        return handle(at_index(graph_of(g, "g").ops(), i, "ops of the graph").get());
+    });
 }
 
 NG_API ng_op_t *ng_graph_find(const ng_graph_t *g, const char *name) {
@@ -61,16 +62,18 @@ NG_API ng_op_t *ng_graph_find(const ng_graph_t *g, const char *name) {
     });
 }
 
-NG_API int32_t ng_graph_select(const ng_graph_t *g, const char *key, const char *value, ng_op_t **out, int32_t cap) {
+NG_API int32_t ng_graph_select(const ng_graph_t *g, const char *key, const char *value,
+                               ng_op_t **out, int32_t cap) {
     return call_returning("ng_graph_select", int32_t{-1}, [&] {
         const Graph &graph = graph_of(g, "g");
         std::string wanted = value ? value : "";
-        return fill_ops(select_by_metadata(graph, require(key, "key"), value ? &wanted : nullptr), out, cap);
+        return fill_ops(select_by_metadata(graph, require(key, "key"), value ? &wanted : nullptr),
+                        out, cap);
     });
 }
 
-NG_API ng_status_t ng_graph_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n, char *buf, size_t cap,
-                                size_t *needed) {
+NG_API ng_status_t ng_graph_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n, char *buf,
+                                size_t cap, size_t *needed) {
     if (needed) *needed = 0;
     return call("ng_graph_dot", [&] {
         if (cap > 0) require(buf, "buf");
@@ -84,13 +87,16 @@ NG_API ng_status_t ng_graph_dot(const ng_graph_t *g, ng_op_t *const *roots, int3
     });
 }
 
-NG_API ng_status_t ng_graph_write_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n, const char *path) {
+NG_API ng_status_t ng_graph_write_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n,
+                                      const char *path) {
     return call("ng_graph_write_dot", [&] {
         std::string text = dot_text(g, roots, n);
-        std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(require(path, "path"), "w"), std::fclose);
+        std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(require(path, "path"), "w"),
+                                                    std::fclose);
         if (!file) throw Error(NG_ERR_IO, concat("cannot open \"", path, "\" for writing"));
         const bool written = std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
-        if (!written || std::fclose(file.release()) != 0) throw Error(NG_ERR_IO, concat("cannot write \"", path, "\""));
+        if (!written || std::fclose(file.release()) != 0)
+            throw Error(NG_ERR_IO, concat("cannot write \"", path, "\""));
     });
 }
 
@@ -103,7 +109,8 @@ NG_API const ng_axis_t *ng_axis(ng_graph_t *g, const char *name, int64_t length)
 }
 
 NG_API const char *ng_axis_name(const ng_axis_t *a) {
-    return call_returning("ng_axis_name", static_cast<const char *>(nullptr), [&] { return axis_of(a, "a")->name.c_str(); });
+    return call_returning("ng_axis_name", static_cast<const char *>(nullptr),
+                          [&] { return axis_of(a, "a")->name.c_str(); });
 }
 
 NG_API int64_t ng_axis_length(const ng_axis_t *a) {
@@ -116,8 +123,9 @@ NG_API int32_t ng_axis_num_components(const ng_axis_t *a) {
 }
 
 NG_API const ng_axis_t *ng_axis_component(const ng_axis_t *a, int32_t i) {
-    return call_returning("ng_axis_component", static_cast<const ng_axis_t *>(nullptr),
-                          [&] { return handle(at_index(axis_of(a, "a")->components, i, "components of the axis")); });
+    return call_returning("ng_axis_component", static_cast<const ng_axis_t *>(nullptr), [&] {
+        return handle(at_index(axis_of(a, "a")->components, i, "components of the axis"));
+    });
 }
 
 }  // extern "C"

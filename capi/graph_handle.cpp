@@ -10,15 +10,21 @@ namespace {
 template <class Object, class Handle>
 Object *checked(Handle *h, uint32_t magic, const char *arg, const char *type) {
     if (h == nullptr) throw invalid_argument(arg, " is NULL");
-    if (!has_magic(h, magic)) throw invalid_argument(arg, " is not ", type, " handle (wrong type, or its graph was destroyed)");
+    if (!has_magic(h, magic))
+        throw invalid_argument(arg, " is not ", type,
+                               " handle (wrong type, or its graph was destroyed)");
     return reinterpret_cast<Object *>(h);
 }
 
-std::string element(const char *arg, int32_t i) { return concat(arg, "[", i, "]"); }
+std::string element(const char *arg, int32_t i) {
+    return concat(arg, "[", i, "]");
+}
 
 }  // namespace
 
-Graph &graph_of(ng_graph_t *g, const char *arg) { return *checked<Graph>(g, kGraphMagic, arg, "a graph"); }
+Graph &graph_of(ng_graph_t *g, const char *arg) {
+    return *checked<Graph>(g, kGraphMagic, arg, "a graph");
+}
 
 const Graph &graph_of(const ng_graph_t *g, const char *arg) {
     return *checked<const Graph>(g, kGraphMagic, arg, "a graph");
@@ -29,7 +35,9 @@ Op *op_of(const ng_op_t *op, const char *arg) {
     return const_cast<Op *>(checked<const Op>(op, kOpMagic, arg, "an op"));
 }
 
-const Axis *axis_of(const ng_axis_t *axis, const char *arg) { return checked<const Axis>(axis, kAxisMagic, arg, "an axis"); }
+const Axis *axis_of(const ng_axis_t *axis, const char *arg) {
+    return checked<const Axis>(axis, kAxisMagic, arg, "an axis");
+}
 
 Op *op_in(const Graph &g, const ng_op_t *op, const char *arg) {
     Op *o = op_of(op, arg);
@@ -67,7 +75,8 @@ std::vector<Op *> ops_in(const Graph &g, ng_op_t *const *ops, int32_t n, const c
 
 int32_t fill_ops(const std::vector<Op *> &ops, ng_op_t **out, int32_t cap) {
     require_array(out, cap, "out", "cap");
-    if (ops.size() > static_cast<size_t>(INT32_MAX)) throw invalid_argument("more than INT32_MAX ops match");
+    if (ops.size() > static_cast<size_t>(INT32_MAX))
+        throw invalid_argument("more than INT32_MAX ops match");
     const size_t copied = std::min(ops.size(), static_cast<size_t>(cap));
     for (size_t i = 0; i < copied; ++i) out[i] = handle(ops[i]);
     return static_cast<int32_t>(ops.size());

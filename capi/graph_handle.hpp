@@ -37,9 +37,15 @@ std::vector<Op *> ops_in(const Graph &g, ng_op_t *const *ops, int32_t n, const c
 // Handles of no given graph (the graph is the first op's): NULL / magic checks only.
 Axes axes_of(const ng_axis_t *const *axes, int32_t n, const char *arg);
 
-inline ng_graph_t *handle(Graph *g) { return reinterpret_cast<ng_graph_t *>(g); }
-inline ng_op_t *handle(Op *op) { return reinterpret_cast<ng_op_t *>(op); }
-inline const ng_axis_t *handle(const Axis *a) { return reinterpret_cast<const ng_axis_t *>(a); }
+inline ng_graph_t *handle(Graph *g) {
+    return reinterpret_cast<ng_graph_t *>(g);
+}
+inline ng_op_t *handle(Op *op) {
+    return reinterpret_cast<ng_op_t *>(op);
+}
+inline const ng_axis_t *handle(const Axis *a) {
+    return reinterpret_cast<const ng_axis_t *>(a);
+}
 
 // Element i of an op's or axis's list, checked against its size; `what` names the list.
 template <class List>
@@ -63,14 +69,16 @@ void record_last_error(Graph *g) noexcept;
 // NULL, the thread's error is set and the graph (found as graph_for_error says) keeps it as its
 // first error, so a whole graph can be built and checked once.
 template <class Body>
-ng_op_t *call_builder(const char *function, ng_graph_t *g, const ng_op_t *const *ops, size_t n, Body &&body) noexcept {
+ng_op_t *call_builder(const char *function, ng_graph_t *g, const ng_op_t *const *ops, size_t n,
+                      Body &&body) noexcept {
     Op *result = call_returning(function, static_cast<Op *>(nullptr), body);
     if (result == nullptr) record_last_error(graph_for_error(g, ops, n));
     return handle(result);
 }
 
 template <class Body>
-ng_op_t *call_builder(const char *function, ng_graph_t *g, std::initializer_list<const ng_op_t *> ops, Body &&body) noexcept {
+ng_op_t *call_builder(const char *function, ng_graph_t *g,
+                      std::initializer_list<const ng_op_t *> ops, Body &&body) noexcept {
     return call_builder(function, g, ops.begin(), ops.size(), body);
 }
 

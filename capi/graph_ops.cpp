@@ -13,7 +13,8 @@ NG_API uint32_t ng_op_flags(const ng_op_t *op) {
 }
 
 NG_API const char *ng_op_name(const ng_op_t *op) {
-    return call_returning("ng_op_name", static_cast<const char *>(nullptr), [&] { return op_of(op, "op")->name.c_str(); });
+    return call_returning("ng_op_name", static_cast<const char *>(nullptr),
+                          [&] { return op_of(op, "op")->name.c_str(); });
 }
 
 NG_API ng_status_t ng_op_set_name(ng_op_t *op, const char *name) {
@@ -24,7 +25,8 @@ NG_API ng_status_t ng_op_set_name(ng_op_t *op, const char *name) {
 }
 
 NG_API const char *ng_op_type(const ng_op_t *op) {
-    return call_returning("ng_op_type", static_cast<const char *>(nullptr), [&] { return op_type_name(*op_of(op, "op")); });
+    return call_returning("ng_op_type", static_cast<const char *>(nullptr),
+                          [&] { return op_type_name(*op_of(op, "op")); });
 }
 
 NG_API ng_dtype_t ng_op_dtype(const ng_op_t *op) {
@@ -36,34 +38,40 @@ NG_API int32_t ng_op_rank(const ng_op_t *op) {
 }
 
 NG_API const ng_axis_t *ng_op_axis(const ng_op_t *op, int32_t i) {
-    return call_returning("ng_op_axis", static_cast<const ng_axis_t *>(nullptr),
-                          [&] { return handle(at_index(op_of(op, "op")->axes, i, "axes of the op")); });
+    return call_returning("ng_op_axis", static_cast<const ng_axis_t *>(nullptr), [&] {
+        return handle(at_index(op_of(op, "op")->axes, i, "axes of the op"));
+    });
 }
 
 NG_API int32_t ng_op_num_args(const ng_op_t *op) {
-    return call_returning("ng_op_num_args", int32_t{-1}, [&] { return static_cast<int32_t>(op_of(op, "op")->args.size()); });
+    return call_returning("ng_op_num_args", int32_t{-1},
+                          [&] { return static_cast<int32_t>(op_of(op, "op")->args.size()); });
 }
 
 NG_API ng_op_t *ng_op_arg(const ng_op_t *op, int32_t i) {
-    return call_returning("ng_op_arg", static_cast<ng_op_t *>(nullptr),
-                          [&] { return handle(at_index(op_of(op, "op")->args, i, "args of the op")); });
+    return call_returning("ng_op_arg", static_cast<ng_op_t *>(nullptr), [&] {
+        return handle(at_index(op_of(op, "op")->args, i, "args of the op"));
+    });
 }
 
 NG_API int32_t ng_op_num_control_deps(const ng_op_t *op) {
-    return call_returning("ng_op_num_control_deps", int32_t{-1},
-                          [&] { return static_cast<int32_t>(op_of(op, "op")->control_deps.size()); });
+    return call_returning("ng_op_num_control_deps", int32_t{-1}, [&] {
+        return static_cast<int32_t>(op_of(op, "op")->control_deps.size());
+    });
 }
 
 NG_API ng_op_t *ng_op_control_dep(const ng_op_t *op, int32_t i) {
-    return call_returning("ng_op_control_dep", static_cast<ng_op_t *>(nullptr),
-                          [&] { return handle(at_index(op_of(op, "op")->control_deps, i, "control dependencies of the op")); });
+    return call_returning("ng_op_control_dep", static_cast<ng_op_t *>(nullptr), [&] {
+        return handle(at_index(op_of(op, "op")->control_deps, i, "control dependencies of the op"));
+    });
 }
 
 NG_API ng_status_t ng_op_add_control_dep(ng_op_t *op, ng_op_t *dep) {
     return call("ng_op_add_control_dep", [&] {
         Op *o = op_of(op, "op");
         Op *d = op_in(*o->graph, dep, "dep");
-        if (reaches(d, o)) throw invalid_argument("dep ", d->name, " is ", o->name, " or depends on it: a cycle");
+        if (reaches(d, o))
+            throw invalid_argument("dep ", d->name, " is ", o->name, " or depends on it: a cycle");
         for (const Op *existing : o->control_deps)
             if (existing == d) return;
         o->control_deps.push_back(d);
@@ -76,7 +84,8 @@ NG_API ng_op_t *ng_op_initial_value(const ng_op_t *op) {
 }
 
 NG_API ng_graph_t *ng_op_graph(const ng_op_t *op) {
-    return call_returning("ng_op_graph", static_cast<ng_graph_t *>(nullptr), [&] { return handle(op_of(op, "op")->graph); });
+    return call_returning("ng_op_graph", static_cast<ng_graph_t *>(nullptr),
+                          [&] { return handle(op_of(op, "op")->graph); });
 }
 
 NG_API ng_status_t ng_op_set_metadata(ng_op_t *op, const char *key, const char *value) {
@@ -88,16 +97,18 @@ NG_API ng_status_t ng_op_set_metadata(ng_op_t *op, const char *key, const char *
 }
 
 NG_API const char *ng_op_metadata(const ng_op_t *op, const char *key) {
-    return call_returning("ng_op_metadata", static_cast<const char *>(nullptr), [&]() -> const char * {
-        const Op *o = op_of(op, "op");
-        auto it = o->metadata.find(require(key, "key"));
-        return it == o->metadata.end() ? nullptr : it->second.c_str();
-    });
+    return call_returning("ng_op_metadata", static_cast<const char *>(nullptr),
+                          [&]() -> const char * {
+                              const Op *o = op_of(op, "op");
+                              auto it = o->metadata.find(require(key, "key"));
+                              return it == o->metadata.end() ? nullptr : it->second.c_str();
+                          });
 }
 
 NG_API int32_t ng_placeholders(const ng_op_t *op, ng_op_t **out, int32_t cap) {
-    return call_returning("ng_placeholders", int32_t{-1},
-                          [&] { return fill_ops(upstream_assignables(op_of(op, "op"), kFlagInput), out, cap); });
+    return call_returning("ng_placeholders", int32_t{-1}, [&] {
+        return fill_ops(upstream_assignables(op_of(op, "op"), kFlagInput), out, cap);
+    });
 }
 
 }  // extern "C"

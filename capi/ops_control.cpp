@@ -16,9 +16,8 @@ NG_API ng_op_t *ng_assign(ng_graph_t *g, ng_op_t *lhs, ng_op_t *rhs) {
 }
 
 NG_API ng_op_t *ng_sequential(ng_graph_t *g, ng_op_t *const *ops, int32_t n) {
-    return call_builder("ng_sequential", g, ops, n > 0 && ops ? static_cast<size_t>(n) : 0, [&] {
-        return build::sequential(ops_in(graph_of(g, "g"), ops, n, "ops"));
-    });
+    return call_builder("ng_sequential", g, ops, n > 0 && ops ? static_cast<size_t>(n) : 0,
+                        [&] { return build::sequential(ops_in(graph_of(g, "g"), ops, n, "ops")); });
 }
 
 }  // extern "C"

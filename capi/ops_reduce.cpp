@@ -1,4 +1,5 @@
-// Entry points for reductions, dot, softmax and the composite losses and norms (ops.h, "Reductions").
+// Entry points for reductions, dot, softmax and the composite losses and norms (ops.h,
+// "Reductions").
 #include "capi/graph_handle.hpp"
 #include "graph/builders.hpp"
 #include "nanograph/ops.h"
@@ -11,7 +12,8 @@ namespace {
 using AxesBuilder = Op *(*)(Op *, const Axes &);
 using PairBuilder = Op *(*)(Op *, Op *, const Axes &);
 
-ng_op_t *over_axes(const char *function, AxesBuilder build, ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
+ng_op_t *over_axes(const char *function, AxesBuilder build, ng_graph_t *g, ng_op_t *x,
+                   const ng_axis_t *const *axes, int32_t n) {
     return call_builder(function, g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
@@ -19,7 +21,8 @@ ng_op_t *over_axes(const char *function, AxesBuilder build, ng_graph_t *g, ng_op
     });
 }
 
-ng_op_t *reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
+ng_op_t *reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t *x,
+                   const ng_axis_t *const *axes, int32_t n) {
     return call_builder(function, g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
@@ -27,7 +30,8 @@ ng_op_t *reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t *x,
     });
 }
 
-ng_op_t *arg_reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis) {
+ng_op_t *arg_reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t *x,
+                       const ng_axis_t *axis) {
     return call_builder(function, g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
@@ -35,8 +39,8 @@ ng_op_t *arg_reduction(const char *function, OpKind kind, ng_graph_t *g, ng_op_t
     });
 }
 
-ng_op_t *pair_over_axes(const char *function, PairBuilder build, ng_graph_t *g, ng_op_t *y, ng_op_t *t,
-                        const ng_axis_t *const *axes, int32_t n) {
+ng_op_t *pair_over_axes(const char *function, PairBuilder build, ng_graph_t *g, ng_op_t *y,
+                        ng_op_t *t, const ng_axis_t *const *axes, int32_t n) {
     return call_builder(function, g, {y, t}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *predicted = op_in(graph, y, "y");
@@ -98,10 +102,12 @@ NG_API ng_op_t *ng_log_softmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const
     return over_axes("ng_log_softmax", build::log_softmax, g, x, axes, n);
 }
 
-NG_API ng_op_t *ng_cross_entropy_multi(ng_graph_t *g, ng_op_t *y, ng_op_t *t, const ng_axis_t *const *axes, int32_t n) {
+NG_API ng_op_t *ng_cross_entropy_multi(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
+                                       const ng_axis_t *const *axes, int32_t n) {
     return pair_over_axes("ng_cross_entropy_multi", build::cross_entropy_multi, g, y, t, axes, n);
 }
-NG_API ng_op_t *ng_cross_entropy_binary(ng_graph_t *g, ng_op_t *y, ng_op_t *t, const ng_axis_t *const *axes, int32_t n) {
+NG_API ng_op_t *ng_cross_entropy_binary(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
+                                        const ng_axis_t *const *axes, int32_t n) {
     return pair_over_axes("ng_cross_entropy_binary", build::cross_entropy_binary, g, y, t, axes, n);
 }
 

@@ -10,7 +10,8 @@ namespace {
 
 using AxesView = Op *(*)(Op *, const Axes &);
 
-ng_op_t *axes_view(const char *function, AxesView build, ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
+ng_op_t *axes_view(const char *function, AxesView build, ng_graph_t *g, ng_op_t *x,
+                   const ng_axis_t *const *axes, int32_t n) {
     return call_builder(function, g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
@@ -25,7 +26,8 @@ extern "C" {
 NG_API ng_op_t *ng_broadcast(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
     return axes_view("ng_broadcast", build::broadcast, g, x, axes, n);
 }
-NG_API ng_op_t *ng_axes_with_order(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
+NG_API ng_op_t *ng_axes_with_order(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes,
+                                   int32_t n) {
     return axes_view("ng_axes_with_order", build::axes_with_order, g, x, axes, n);
 }
 NG_API ng_op_t *ng_cast_axes(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
@@ -45,12 +47,15 @@ NG_API ng_op_t *ng_slice(ng_graph_t *g, ng_op_t *x, const ng_slice_t *specs, int
         Op *operand = op_in(graph_of(g, "g"), x, "x");
         require_array(specs, n, "specs", "n");
         std::vector<SliceSpec> slices;
-        for (int32_t i = 0; i < n; ++i) slices.push_back({specs[i].start, specs[i].stop, specs[i].step, specs[i].index_only != 0});
+        for (int32_t i = 0; i < n; ++i)
+            slices.push_back(
+                {specs[i].start, specs[i].stop, specs[i].step, specs[i].index_only != 0});
         return build::slice(operand, slices);
     });
 }
 
-NG_API ng_op_t *ng_pad(ng_graph_t *g, ng_op_t *x, const int64_t *before, const int64_t *after, int32_t n) {
+NG_API ng_op_t *ng_pad(ng_graph_t *g, ng_op_t *x, const int64_t *before, const int64_t *after,
+                       int32_t n) {
     return call_builder("ng_pad", g, {x}, [&] {
         Op *operand = op_in(graph_of(g, "g"), x, "x");
         require_array(before, n, "before", "n");
@@ -61,7 +66,8 @@ NG_API ng_op_t *ng_pad(ng_graph_t *g, ng_op_t *x, const int64_t *before, const i
     });
 }
 
-NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n, const char *name) {
+NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n,
+                           const char *name) {
     return call_builder("ng_flatten", g, {x}, [&] {
         Graph &graph = graph_of(g, "g");
         Op *operand = op_in(graph, x, "x");
@@ -70,7 +76,8 @@ NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *ax
 }
 
 NG_API ng_op_t *ng_unflatten(ng_graph_t *g, ng_op_t *x) {
-    return call_builder("ng_unflatten", g, {x}, [&] { return build::unflatten(op_in(graph_of(g, "g"), x, "x")); });
+    return call_builder("ng_unflatten", g, {x},
+                        [&] { return build::unflatten(op_in(graph_of(g, "g"), x, "x")); });
 }
 
 NG_API ng_op_t *ng_concat(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const char *axis_name) {
@@ -81,7 +88,8 @@ NG_API ng_op_t *ng_concat(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const c
     });
 }
 
-NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng_axis_t *axis, int32_t position) {
+NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng_axis_t *axis,
+                         int32_t position) {
     return call_builder("ng_stack", g, ops, n > 0 && ops ? static_cast<size_t>(n) : 0, [&] {
         Graph &graph = graph_of(g, "g");
         std::vector<Op *> operands = ops_in(graph, ops, n, "ops");

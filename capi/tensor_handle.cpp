@@ -17,13 +17,17 @@ Handle *checked_handle(Handle *h, const char *arg_name) {
 
 }  // namespace
 
-ng::Tensor &tensor_of(ng_tensor_t *h, const char *arg_name) { return checked_handle(h, arg_name)->tensor; }
+ng::Tensor &tensor_of(ng_tensor_t *h, const char *arg_name) {
+    return checked_handle(h, arg_name)->tensor;
+}
 
 const ng::Tensor &tensor_of(const ng_tensor_t *h, const char *arg_name) {
     return checked_handle(h, arg_name)->tensor;
 }
 
-ng_tensor_t *new_tensor_handle(ng::Tensor t) { return new ng_tensor{kTensorMagic, {1}, std::move(t)}; }
+ng_tensor_t *new_tensor_handle(ng::Tensor t) {
+    return new ng_tensor{kTensorMagic, {1}, std::move(t)};
+}
 
 void release_tensor_handle(ng_tensor_t *h) noexcept {
     if (h == nullptr || h->magic != kTensorMagic) return;
@@ -33,7 +37,8 @@ void release_tensor_handle(ng_tensor_t *h) noexcept {
     delete h;
 }
 
-ng::Dims dims_argument(const int64_t *array, int32_t count, const char *name, const char *count_name) {
+ng::Dims dims_argument(const int64_t *array, int32_t count, const char *name,
+                       const char *count_name) {
     require_array(array, count, name, count_name);
     return count == 0 ? ng::Dims{} : ng::Dims(array, array + count);
 }

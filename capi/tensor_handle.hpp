@@ -10,8 +10,8 @@
 #include "nanograph/tensor.h"
 
 struct ng_tensor {
-    uint32_t magic;               // ng::kTensorMagic while alive, ng::kDeadMagic once freed
-    std::atomic<int64_t> refs;    // the handle dies (and drops its view) when this reaches 0
+    uint32_t magic;             // ng::kTensorMagic while alive, ng::kDeadMagic once freed
+    std::atomic<int64_t> refs;  // the handle dies (and drops its view) when this reaches 0
     ng::Tensor tensor;
 };
 
@@ -37,7 +37,8 @@ void release_tensor_handle(ng_tensor_t *h) noexcept;
 
 // A shape or permutation argument as a vector: `count` entries of `array` (NULL only when
 // count is 0). Throws naming `name` / `count_name` for a negative count or a NULL array.
-ng::Dims dims_argument(const int64_t *array, int32_t count, const char *name, const char *count_name);
+ng::Dims dims_argument(const int64_t *array, int32_t count, const char *name,
+                       const char *count_name);
 
 }  // namespace ng::capi
 

@@ -13,7 +13,8 @@ namespace {
 // Wraps a view-making body: a handle for the view, NULL on failure.
 template <class MakeView>
 ng_tensor_t *view_entry(const char *function, MakeView &&make_view) {
-    return call_returning(function, (ng_tensor_t *)nullptr, [&] { return new_tensor_handle(make_view()); });
+    return call_returning(function, (ng_tensor_t *)nullptr,
+                          [&] { return new_tensor_handle(make_view()); });
 }
 
 }  // namespace
@@ -39,8 +40,10 @@ NG_API ng_tensor_t *ng_tensor_transpose(ng_tensor_t *t) {
     return view_entry("ng_tensor_transpose", [&] { return tensor_of(t, "t").transpose(); });
 }
 
-NG_API ng_tensor_t *ng_tensor_slice(ng_tensor_t *t, int32_t dim, int64_t start, int64_t stop, int64_t step) {
-    return view_entry("ng_tensor_slice", [&] { return tensor_of(t, "t").slice(dim, start, stop, step); });
+NG_API ng_tensor_t *ng_tensor_slice(ng_tensor_t *t, int32_t dim, int64_t start, int64_t stop,
+                                    int64_t step) {
+    return view_entry("ng_tensor_slice",
+                      [&] { return tensor_of(t, "t").slice(dim, start, stop, step); });
 }
 
 NG_API ng_tensor_t *ng_tensor_broadcast(ng_tensor_t *t, const int64_t *shape, int32_t rank) {

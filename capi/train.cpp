@@ -10,7 +10,8 @@ using namespace ng::capi;
 namespace {
 
 // An axes argument whose count argument is named in messages ("rank is negative (-1)").
-Axes axes_argument(const Graph &g, const ng_axis_t *const *axes, int32_t count, const char *name, const char *count_name) {
+Axes axes_argument(const Graph &g, const ng_axis_t *const *axes, int32_t count, const char *name,
+                   const char *count_name) {
     require_array(axes, count, name, count_name);
     return axes_in(g, axes, count, name);
 }
@@ -38,7 +39,8 @@ NG_API ng_adam_options_t ng_adam_options_default(void) {
     return options;
 }
 
-NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, const ng_sgd_options_t *options) {
+NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
+                       const ng_sgd_options_t *options) {
     return call_builder("ng_sgd", g, {cost, learning_rate}, [&] {
         Graph &graph = graph_of(g, "g");
         const ng_sgd_options_t o = options ? *options : ng_sgd_options_default();
@@ -46,11 +48,13 @@ NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, con
         config.momentum = o.momentum;
         config.nesterov = o.nesterov != 0;
         config.weight_decay = o.weight_decay;
-        return train::sgd(op_in(graph, cost, "cost"), op_in(graph, learning_rate, "learning_rate"), config);
+        return train::sgd(op_in(graph, cost, "cost"), op_in(graph, learning_rate, "learning_rate"),
+                          config);
     });
 }
 
-NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, const ng_adam_options_t *options) {
+NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
+                        const ng_adam_options_t *options) {
     return call_builder("ng_adam", g, {cost, learning_rate}, [&] {
         Graph &graph = graph_of(g, "g");
         const ng_adam_options_t o = options ? *options : ng_adam_options_default();
@@ -59,41 +63,49 @@ NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, co
         config.beta2 = o.beta2;
         config.epsilon = o.epsilon;
         config.weight_decay = o.weight_decay;
-        return train::adam(op_in(graph, cost, "cost"), op_in(graph, learning_rate, "learning_rate"), config);
+        return train::adam(op_in(graph, cost, "cost"), op_in(graph, learning_rate, "learning_rate"),
+                           config);
     });
 }
 
-NG_API ng_op_t *ng_initializer_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                       double low, double high, uint64_t seed) {
+NG_API ng_op_t *ng_initializer_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                       int32_t rank, double low, double high, uint64_t seed) {
     return call_builder("ng_initializer_uniform", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::uniform_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"), low, high, seed);
+        return train::uniform_initializer(
+            graph, dt, axes_argument(graph, axes, rank, "axes", "rank"), low, high, seed);
     });
 }
 
-NG_API ng_op_t *ng_initializer_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                      double mean, double stddev, uint64_t seed) {
+NG_API ng_op_t *ng_initializer_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                      int32_t rank, double mean, double stddev, uint64_t seed) {
     return call_builder("ng_initializer_normal", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::normal_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"), mean, stddev, seed);
+        return train::normal_initializer(
+            graph, dt, axes_argument(graph, axes, rank, "axes", "rank"), mean, stddev, seed);
     });
 }
 
-NG_API ng_op_t *ng_initializer_glorot_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                              const ng_axis_t *const *fan_in_axes, int32_t fan_in_rank, uint64_t seed) {
+NG_API ng_op_t *ng_initializer_glorot_uniform(ng_graph_t *g, ng_dtype_t dt,
+                                              const ng_axis_t *const *axes, int32_t rank,
+                                              const ng_axis_t *const *fan_in_axes,
+                                              int32_t fan_in_rank, uint64_t seed) {
     return call_builder("ng_initializer_glorot_uniform", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::glorot_uniform_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"),
-                                                 axes_argument(graph, fan_in_axes, fan_in_rank, "fan_in_axes", "fan_in_rank"), seed);
+        return train::glorot_uniform_initializer(
+            graph, dt, axes_argument(graph, axes, rank, "axes", "rank"),
+            axes_argument(graph, fan_in_axes, fan_in_rank, "fan_in_axes", "fan_in_rank"), seed);
     });
 }
 
-NG_API ng_op_t *ng_initializer_he_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                         const ng_axis_t *const *fan_in_axes, int32_t fan_in_rank, uint64_t seed) {
+NG_API ng_op_t *ng_initializer_he_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                         int32_t rank, const ng_axis_t *const *fan_in_axes,
+                                         int32_t fan_in_rank, uint64_t seed) {
     return call_builder("ng_initializer_he_normal", g, {}, [&] {
         Graph &graph = graph_of(g, "g");
-        return train::he_normal_initializer(graph, dt, axes_argument(graph, axes, rank, "axes", "rank"),
-                                            axes_argument(graph, fan_in_axes, fan_in_rank, "fan_in_axes", "fan_in_rank"), seed);
+        return train::he_normal_initializer(
+            graph, dt, axes_argument(graph, axes, rank, "axes", "rank"),
+            axes_argument(graph, fan_in_axes, fan_in_rank, "fan_in_axes", "fan_in_rank"), seed);
     });
 }
 

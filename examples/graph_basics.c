@@ -11,7 +11,7 @@ int main(void) {
     /* sum((x - y)^2): compiled into one fused kernel that never stores x - y. */
     ng_op_t *cost = ng_squared_l2(g, ng_subtract(g, x, y), NULL, 0);
     ng_op_t *grad = ng_deriv(g, cost, x); /* 2 (x - y), axes (N) */
-    if (ng_graph_status(g) != NG_OK) { /* one check for the whole graph */
+    if (ng_graph_status(g) != NG_OK) {    /* one check for the whole graph */
         fprintf(stderr, "%s\n", ng_graph_error(g));
         return 1;
     }

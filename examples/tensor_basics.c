@@ -39,9 +39,11 @@ static void print_tensor(const char *name, const ng_tensor_t *t) {
         exit(EXIT_FAILURE);
     }
     printf("%s: shape (", name);
-    for (int32_t i = 0; i < rank; ++i) printf("%s%lld", i ? ", " : "", (long long)ng_tensor_dim(t, i));
+    for (int32_t i = 0; i < rank; ++i)
+        printf("%s%lld", i ? ", " : "", (long long)ng_tensor_dim(t, i));
     printf(") strides (");
-    for (int32_t i = 0; i < rank; ++i) printf("%s%lld", i ? ", " : "", (long long)ng_tensor_stride(t, i));
+    for (int32_t i = 0; i < rank; ++i)
+        printf("%s%lld", i ? ", " : "", (long long)ng_tensor_stride(t, i));
     printf(")\n");
 
     const size_t bytes = (size_t)numel * sizeof(float);
@@ -53,7 +55,8 @@ static void print_tensor(const char *name, const ng_tensor_t *t) {
     check_status(ng_tensor_read(t, values, bytes), "ng_tensor_read");
     const int64_t columns = ng_tensor_dim(t, rank - 1);
     for (int64_t i = 0; i < numel; ++i)
-        printf("%s%6.1f%s", i % columns == 0 ? "  [" : "", values[i], (i + 1) % columns == 0 ? " ]\n" : "");
+        printf("%s%6.1f%s", i % columns == 0 ? "  [" : "", values[i],
+               (i + 1) % columns == 0 ? " ]\n" : "");
     free(values);
 }
 
@@ -70,7 +73,8 @@ int main(void) {
     /* 1. A 2x3 matrix, copied from a C array in row-major order. */
     const float values[2][3] = {{1, 2, 3}, {4, 5, 6}};
     const int64_t shape[2] = {2, 3};
-    ng_tensor_t *m = check(ng_tensor_from_data(NG_FLOAT32, shape, 2, values), "ng_tensor_from_data");
+    ng_tensor_t *m =
+        check(ng_tensor_from_data(NG_FLOAT32, shape, 2, values), "ng_tensor_from_data");
     print_tensor("m", m);
 
     /* 2. Views. A transpose swaps the strides; a slice moves the start and scales a stride; a
@@ -78,14 +82,16 @@ int main(void) {
     ng_tensor_t *mt = check(ng_tensor_transpose(m), "ng_tensor_transpose");
     print_tensor("transpose(m)", mt);
 
-    ng_tensor_t *reversed_columns = check(ng_tensor_slice(m, 1, INT64_MAX, INT64_MIN, -1), "ng_tensor_slice");
+    ng_tensor_t *reversed_columns =
+        check(ng_tensor_slice(m, 1, INT64_MAX, INT64_MIN, -1), "ng_tensor_slice");
     print_tensor("m[:, ::-1]", reversed_columns);
 
-    ng_tensor_t *row = check(ng_tensor_slice(m, 0, 1, 2, 1), "ng_tensor_slice");   /* m[1:2, :] */
+    ng_tensor_t *row = check(ng_tensor_slice(m, 0, 1, 2, 1), "ng_tensor_slice"); /* m[1:2, :] */
     const int64_t row_shape[1] = {3};
     ng_tensor_t *row_vector = check(ng_tensor_reshape(row, row_shape, 1), "ng_tensor_reshape");
     const int64_t tiled_shape[2] = {4, 3};
-    ng_tensor_t *tiled = check(ng_tensor_broadcast(row_vector, tiled_shape, 2), "ng_tensor_broadcast");
+    ng_tensor_t *tiled =
+        check(ng_tensor_broadcast(row_vector, tiled_shape, 2), "ng_tensor_broadcast");
     print_tensor("broadcast(m[1], (4, 3))", tiled);
 
     /* 3. Views share storage: write m again and the transpose sees the new values. */
@@ -98,7 +104,8 @@ int main(void) {
     float *buffer = malloc(6 * sizeof *buffer);
     if (buffer == NULL) return EXIT_FAILURE;
     for (int i = 0; i < 6; ++i) buffer[i] = (float)(i * i);
-    ng_tensor_t *wrapped = ng_tensor_wrap(NG_FLOAT32, shape, NULL, 2, buffer, free_wrapped, "the wrapped buffer");
+    ng_tensor_t *wrapped =
+        ng_tensor_wrap(NG_FLOAT32, shape, NULL, 2, buffer, free_wrapped, "the wrapped buffer");
     if (wrapped == NULL) free(buffer); /* ownership passes only on success */
     check(wrapped, "ng_tensor_wrap");
     ng_tensor_t *last_column = check(ng_tensor_slice(wrapped, 1, 2, 3, 1), "ng_tensor_slice");

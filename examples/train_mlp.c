@@ -38,19 +38,21 @@ typedef struct options {
 } options_t;
 
 static void usage(FILE *to, const char *program) {
-    fprintf(to,
-            "usage: %s [options]\n"
-            "Trains a 784-256-128-10 MLP on Fashion-MNIST (or 64-256-128-10 on the digits data).\n"
-            "  --epochs N       passes over the training set (default 5)\n"
-            "  --batch-size N   examples per step (default 128)\n"
-            "  --lr X           Adam learning rate of the first epoch (default 0.002)\n"
-            "  --lr-decay X     factor applied to the learning rate after each epoch (default 0.7)\n"
-            "  --threads N      worker threads, 0 = one per core (default 0)\n"
-            "  --seed N         seed of the initial weights and the shuffling (default 1)\n"
-            "  --digits         train on examples/data/digits.csv.gz instead\n"
-            "  --data-dir DIR   where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR ")\n"
-            "  --help           this text\n",
-            program);
+    fprintf(
+        to,
+        "usage: %s [options]\n"
+        "Trains a 784-256-128-10 MLP on Fashion-MNIST (or 64-256-128-10 on the digits data).\n"
+        "  --epochs N       passes over the training set (default 5)\n"
+        "  --batch-size N   examples per step (default 128)\n"
+        "  --lr X           Adam learning rate of the first epoch (default 0.002)\n"
+        "  --lr-decay X     factor applied to the learning rate after each epoch (default 0.7)\n"
+        "  --threads N      worker threads, 0 = one per core (default 0)\n"
+        "  --seed N         seed of the initial weights and the shuffling (default 1)\n"
+        "  --digits         train on examples/data/digits.csv.gz instead\n"
+        "  --data-dir DIR   where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR
+        ")\n"
+        "  --help           this text\n",
+        program);
 }
 
 /* ---- command line ------------------------------------------------------------------------- */
@@ -83,7 +85,8 @@ static int parse_options(int argc, char **argv, options_t *o) {
             o->digits = 1;
             continue;
         }
-        static const char *const valued[] = {"--epochs", "--batch-size", "--lr", "--lr-decay", "--threads", "--seed", "--data-dir"};
+        static const char *const valued[] = {"--epochs",  "--batch-size", "--lr",      "--lr-decay",
+                                             "--threads", "--seed",       "--data-dir"};
         int which = -1;
         for (int k = 0; k < 7; ++k)
             if (strcmp(arg, valued[k]) == 0) which = k;
@@ -99,12 +102,24 @@ static int parse_options(int argc, char **argv, options_t *o) {
         long n = 0;
         int bad = 0;
         switch (which) {
-        case 0: bad = parse_long(value, 1, 100000, &n); o->epochs = (int)n; break;
-        case 1: bad = parse_long(value, 1, 1 << 20, &n); o->batch_size = (int)n; break;
+        case 0:
+            bad = parse_long(value, 1, 100000, &n);
+            o->epochs = (int)n;
+            break;
+        case 1:
+            bad = parse_long(value, 1, 1 << 20, &n);
+            o->batch_size = (int)n;
+            break;
         case 2: bad = parse_double(value, &o->learning_rate); break;
         case 3: bad = parse_double(value, &o->lr_decay) || o->lr_decay > 1; break;
-        case 4: bad = parse_long(value, 0, 1024, &n); o->threads = (int)n; break;
-        case 5: bad = parse_long(value, 0, 0x7fffffffL, &n); o->seed = (uint64_t)n; break;
+        case 4:
+            bad = parse_long(value, 0, 1024, &n);
+            o->threads = (int)n;
+            break;
+        case 5:
+            bad = parse_long(value, 0, 0x7fffffffL, &n);
+            o->seed = (uint64_t)n;
+            break;
         case 6: o->data_dir = value; break;
         }
         if (bad) {
@@ -132,8 +147,8 @@ static int fail(const char *what) {
 /* ---- the model ------------------------------------------------------------------------------ */
 
 typedef struct layer {
-    ng_op_t *weights;   /* (in, out) */
-    ng_op_t *bias;      /* (out) */
+    ng_op_t *weights; /* (in, out) */
+    ng_op_t *bias;    /* (out) */
 } layer_t;
 
 typedef struct model {
@@ -144,7 +159,8 @@ typedef struct model {
 } model_t;
 
 /* A dense layer from `in` to `out` units, He-initialized (Glorot for the output layer). */
-static layer_t make_layer(ng_graph_t *g, const ng_axis_t *in, const ng_axis_t *out, int he, uint64_t seed) {
+static layer_t make_layer(ng_graph_t *g, const ng_axis_t *in, const ng_axis_t *out, int he,
+                          uint64_t seed) {
     const ng_axis_t *axes[2] = {in, out};
     ng_op_t *init = he ? ng_initializer_he_normal(g, NG_FLOAT32, axes, 2, &in, 1, seed)
                        : ng_initializer_glorot_uniform(g, NG_FLOAT32, axes, 2, &in, 1, seed);
@@ -167,7 +183,7 @@ static ng_op_t *forward(const model_t *m, ng_op_t *x) {
 }
 
 typedef struct programs {
-    ng_op_t *x, *labels, *step;  /* training: inputs, one-hot labels, the Adam step (value: loss) */
+    ng_op_t *x, *labels, *step; /* training: inputs, one-hot labels, the Adam step (value: loss) */
     ng_op_t *eval_x, *eval_logits;
 } programs_t;
 
@@ -191,7 +207,8 @@ static int build_model(model_t *m, programs_t *p, int64_t features, int32_t clas
     p->x = ng_placeholder(g, NG_FLOAT32, x_axes, 2, NULL);
     p->labels = ng_placeholder(g, NG_FLOAT32, label_axes, 2, NULL);
     ng_op_t *probabilities = ng_softmax(g, forward(m, p->x), &m->classes, 1);
-    ng_op_t *loss = ng_mean(g, ng_cross_entropy_multi(g, probabilities, p->labels, &m->classes, 1), NULL, 0);
+    ng_op_t *loss =
+        ng_mean(g, ng_cross_entropy_multi(g, probabilities, p->labels, &m->classes, 1), NULL, 0);
     p->step = ng_adam(g, loss, m->learning_rate, NULL);
 
     const ng_axis_t *eval_axes[2] = {eval_batch, m->features};
@@ -208,12 +225,14 @@ static int build_model(model_t *m, programs_t *p, int64_t features, int32_t clas
 
 /* Copies examples order[first .. first+n) into x (n, features) and, when labels is not NULL,
  * their one-hot labels (n, classes); rows past the data set are zero. */
-static void fill_batch(const dataset_t *d, const int64_t *order, int64_t first, int64_t n, float *x, float *labels) {
+static void fill_batch(const dataset_t *d, const int64_t *order, int64_t first, int64_t n, float *x,
+                       float *labels) {
     memset(x, 0, (size_t)(n * d->features) * sizeof(float));
     if (labels) memset(labels, 0, (size_t)(n * d->classes) * sizeof(float));
     for (int64_t i = 0; i < n && first + i < d->count; ++i) {
         int64_t e = order ? order[first + i] : first + i;
-        memcpy(x + i * d->features, d->pixels + e * d->features, (size_t)d->features * sizeof(float));
+        memcpy(x + i * d->features, d->pixels + e * d->features,
+               (size_t)d->features * sizeof(float));
         if (labels) labels[i * d->classes + d->labels[e]] = 1.0f;
     }
 }
@@ -223,7 +242,8 @@ static void progress(int epoch, int epochs, int64_t done, int64_t total, double 
     int filled = (int)(width * done / (total ? total : 1));
     fprintf(stderr, "\repoch %d/%d [", epoch, epochs);
     for (int i = 0; i < width; ++i) fputc(i < filled ? '#' : '.', stderr);
-    fprintf(stderr, "] %3d%%  loss %.4f  %.0f examples/s ", (int)(100 * done / (total ? total : 1)), loss, rate);
+    fprintf(stderr, "] %3d%%  loss %.4f  %.0f examples/s ", (int)(100 * done / (total ? total : 1)),
+            loss, rate);
     fflush(stderr);
 }
 
@@ -233,10 +253,12 @@ typedef struct session {
     ng_tensor_t *x, *labels, *loss, *eval_x, *eval_logits;
 } session_t;
 
-static int make_session(session_t *s, const programs_t *p, int64_t features, int32_t classes, int batch_size, int threads) {
+static int make_session(session_t *s, const programs_t *p, int64_t features, int32_t classes,
+                        int batch_size, int threads) {
     memset(s, 0, sizeof *s);
     if (!(s->transformer = ng_transformer_create("cpu"))) return fail("ng_transformer_create");
-    if (ng_transformer_set_num_threads(s->transformer, threads) != NG_OK) return fail("ng_transformer_set_num_threads");
+    if (ng_transformer_set_num_threads(s->transformer, threads) != NG_OK)
+        return fail("ng_transformer_set_num_threads");
     ng_op_t *train_params[2] = {p->x, p->labels};
     s->train = ng_computation_create(s->transformer, &p->step, 1, train_params, 2);
     if (!s->train) return fail("compiling the training step");
@@ -249,7 +271,8 @@ static int make_session(session_t *s, const programs_t *p, int64_t features, int
     s->loss = ng_tensor_create(NG_FLOAT32, NULL, 0);
     s->eval_x = ng_tensor_create(NG_FLOAT32, eval_x_shape, 2);
     s->eval_logits = ng_tensor_create(NG_FLOAT32, eval_logits_shape, 2);
-    if (!s->x || !s->labels || !s->loss || !s->eval_x || !s->eval_logits) return fail("ng_tensor_create");
+    if (!s->x || !s->labels || !s->loss || !s->eval_x || !s->eval_logits)
+        return fail("ng_tensor_create");
     return 0;
 }
 
@@ -275,20 +298,23 @@ static int set_learning_rate(session_t *s, ng_op_t *learning_rate, double value)
 }
 
 /* One pass over the shuffled training set (the last partial batch is skipped); 0 on success. */
-static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int batch_size, int epoch,
-                       const options_t *o, uint64_t *rng) {
+static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int batch_size,
+                       int epoch, const options_t *o, uint64_t *rng) {
     dataset_shuffle(order, train->count, rng);
     const int64_t steps = train->count / batch_size;
     const double started = now_seconds();
     double loss_sum = 0;
     for (int64_t step = 0; step < steps; ++step) {
-        fill_batch(train, order, step * batch_size, batch_size, ng_tensor_data(s->x), ng_tensor_data(s->labels));
+        fill_batch(train, order, step * batch_size, batch_size, ng_tensor_data(s->x),
+                   ng_tensor_data(s->labels));
         ng_tensor_t *inputs[2] = {s->x, s->labels};
-        if (ng_computation_run(s->train, inputs, 2, &s->loss, 1) != NG_OK) return fail("a training step");
+        if (ng_computation_run(s->train, inputs, 2, &s->loss, 1) != NG_OK)
+            return fail("a training step");
         loss_sum += *(const float *)ng_tensor_data(s->loss);
         if (step % 20 == 19 || step == steps - 1) {
             double elapsed = now_seconds() - started;
-            progress(epoch, o->epochs, (step + 1) * batch_size, steps * batch_size, loss_sum / (double)(step + 1),
+            progress(epoch, o->epochs, (step + 1) * batch_size, steps * batch_size,
+                     loss_sum / (double)(step + 1),
                      (double)((step + 1) * batch_size) / (elapsed > 0 ? elapsed : 1e-9));
         }
     }
@@ -301,7 +327,8 @@ static double accuracy(session_t *s, const dataset_t *test) {
     int64_t correct = 0;
     for (int64_t first = 0; first < test->count; first += EVAL_BATCH) {
         fill_batch(test, NULL, first, EVAL_BATCH, ng_tensor_data(s->eval_x), NULL);
-        if (ng_computation_run(s->eval, &s->eval_x, 1, &s->eval_logits, 1) != NG_OK) return fail("evaluation");
+        if (ng_computation_run(s->eval, &s->eval_x, 1, &s->eval_logits, 1) != NG_OK)
+            return fail("evaluation");
         const float *logits = ng_tensor_data(s->eval_logits);
         for (int64_t i = 0; i < EVAL_BATCH && first + i < test->count; ++i) {
             const float *row = logits + i * test->classes;
@@ -317,13 +344,15 @@ static double accuracy(session_t *s, const dataset_t *test) {
 /* ---- main ----------------------------------------------------------------------------------- */
 
 static int load_data(const options_t *o, dataset_t *train, dataset_t *test) {
-    if (!o->digits && dataset_idx_present(o->data_dir, "train") && dataset_idx_present(o->data_dir, "t10k")) {
+    if (!o->digits && dataset_idx_present(o->data_dir, "train") &&
+        dataset_idx_present(o->data_dir, "t10k")) {
         fprintf(stderr, "Fashion-MNIST from %s\n", o->data_dir);
         if (dataset_load_idx(o->data_dir, "train", train) != 0) return -1;
         if (dataset_load_idx(o->data_dir, "t10k", test) != 0) return -1;
         return 0;
     }
-    if (!o->digits) fprintf(stderr, "Fashion-MNIST not found in %s: using the digits data\n", o->data_dir);
+    if (!o->digits)
+        fprintf(stderr, "Fashion-MNIST not found in %s: using the digits data\n", o->data_dir);
     const char *path = NG_EXAMPLES_DATA_DIR "/digits.csv.gz";
     fprintf(stderr, "digits from %s (every 5th example held out for testing)\n", path);
     return dataset_load_csv(path, 16.0, 5, train, test);
@@ -346,12 +375,17 @@ int main(int argc, char **argv) {
     int status = 1;
     if (load_data(&o, &train, &test) != 0) goto done;
     int batch_size = o.batch_size <= train.count ? o.batch_size : (int)train.count;
-    printf("%lld training and %lld test examples, %lld features, %d classes; batch %d, Adam lr %g (x %g each epoch)\n",
-           (long long)train.count, (long long)test.count, (long long)train.features, train.classes, batch_size,
-           o.learning_rate, o.lr_decay);
+    printf(
+        "%lld training and %lld test examples, %lld features, %d classes; batch %d, Adam lr %g (x "
+        "%g each epoch)\n",
+        (long long)train.count, (long long)test.count, (long long)train.features, train.classes,
+        batch_size, o.learning_rate, o.lr_decay);
     fflush(stdout);
-    if (build_model(&model, &programs, train.features, train.classes, batch_size, &o) != 0) goto done;
-    if (make_session(&session, &programs, train.features, train.classes, batch_size, o.threads) != 0) goto done;
+    if (build_model(&model, &programs, train.features, train.classes, batch_size, &o) != 0)
+        goto done;
+    if (make_session(&session, &programs, train.features, train.classes, batch_size, o.threads) !=
+        0)
+        goto done;
     if (!(order = malloc((size_t)train.count * sizeof *order))) {
         fprintf(stderr, "train_mlp: out of memory\n");
         goto done;
@@ -365,7 +399,8 @@ int main(int argc, char **argv) {
         if (train_epoch(&session, &train, order, batch_size, epoch, &o, &rng) != 0) goto done;
         double acc = accuracy(&session, &test);
         if (acc < 0) goto done;
-        printf("epoch %d: test accuracy %.4f, %.1f s (learning rate %.3g)\n", epoch, acc, now_seconds() - started, learning_rate);
+        printf("epoch %d: test accuracy %.4f, %.1f s (learning rate %.3g)\n", epoch, acc,
+               now_seconds() - started, learning_rate);
         fflush(stdout);
     }
     status = 0;

@@ -33,9 +33,10 @@ typedef struct {
     ng_transformer_t *(*transformer_create)(const char *);
     ng_status_t (*set_num_threads)(ng_transformer_t *, int32_t);
     void (*transformer_destroy)(ng_transformer_t *);
-    ng_computation_t *(*computation_create)(ng_transformer_t *, ng_op_t *const *, int32_t, ng_op_t *const *,
-                                            int32_t);
-    ng_status_t (*computation_run)(ng_computation_t *, ng_tensor_t *const *, int32_t, ng_tensor_t **, int32_t);
+    ng_computation_t *(*computation_create)(ng_transformer_t *, ng_op_t *const *, int32_t,
+                                            ng_op_t *const *, int32_t);
+    ng_status_t (*computation_run)(ng_computation_t *, ng_tensor_t *const *, int32_t,
+                                   ng_tensor_t **, int32_t);
     void (*computation_destroy)(ng_computation_t *);
     ng_tensor_t *(*tensor_from_data)(ng_dtype_t, const int64_t *, int32_t, const void *);
     ng_status_t (*tensor_read)(const ng_tensor_t *, void *, size_t);

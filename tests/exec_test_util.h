@@ -12,7 +12,8 @@
 #include "nanograph/nanograph.h"
 
 /* Dense row-major tensor of dtype dt holding the values v (converted like a C cast). */
-static inline ng_tensor_t *ex_tensor(ng_dtype_t dt, const int64_t *shape, int32_t rank, const double *v) {
+static inline ng_tensor_t *ex_tensor(ng_dtype_t dt, const int64_t *shape, int32_t rank,
+                                     const double *v) {
     int64_t n = 1;
     for (int32_t i = 0; i < rank; ++i) n *= shape[i];
     void *buf = malloc((size_t)(n > 0 ? n : 1) * ng_dtype_size(dt));
@@ -58,8 +59,8 @@ static inline void ex_read(const ng_tensor_t *t, double *out) {
 
 /* Compiles result over params, runs it once on inputs and returns the output tensor (owned by
  * the caller). The transformer is destroyed before returning: results outlive it. */
-static inline ng_tensor_t *ex_run(ng_graph_t *g, ng_op_t *result, ng_op_t *const *params, ng_tensor_t *const *inputs,
-                           int32_t n) {
+static inline ng_tensor_t *ex_run(ng_graph_t *g, ng_op_t *result, ng_op_t *const *params,
+                                  ng_tensor_t *const *inputs, int32_t n) {
     assert_int_equal(ng_graph_status(g), NG_OK);
     assert_non_null(result);
     ng_transformer_t *t = ng_transformer_create(NULL);
@@ -75,8 +76,9 @@ static inline ng_tensor_t *ex_run(ng_graph_t *g, ng_op_t *result, ng_op_t *const
 }
 
 /* ex_run, then the output's elements as doubles in out (capacity cap) and its dtype checked. */
-static inline void ex_run_read(ng_graph_t *g, ng_op_t *result, ng_op_t *const *params, ng_tensor_t *const *inputs,
-                        int32_t n, ng_dtype_t want_dtype, double *out, int64_t want_numel) {
+static inline void ex_run_read(ng_graph_t *g, ng_op_t *result, ng_op_t *const *params,
+                               ng_tensor_t *const *inputs, int32_t n, ng_dtype_t want_dtype,
+                               double *out, int64_t want_numel) {
     ng_tensor_t *r = ex_run(g, result, params, inputs, n);
     assert_int_equal(ng_tensor_dtype(r), want_dtype);
     assert_int_equal(ng_tensor_numel(r), want_numel);
@@ -85,11 +87,13 @@ static inline void ex_run_read(ng_graph_t *g, ng_op_t *result, ng_op_t *const *p
 }
 
 /* |got - want| <= tol * max(1, |want|), reporting the index on failure. */
-static inline void ex_assert_close(const double *got, const double *want, int64_t n, double tol, const char *what) {
+static inline void ex_assert_close(const double *got, const double *want, int64_t n, double tol,
+                                   const char *what) {
     for (int64_t i = 0; i < n; ++i) {
         double scale = fabs(want[i]) > 1 ? fabs(want[i]) : 1;
         if (!(fabs(got[i] - want[i]) <= tol * scale))
-            fail_msg("%s[%lld]: got %.17g, want %.17g (tol %g)", what, (long long)i, got[i], want[i], tol);
+            fail_msg("%s[%lld]: got %.17g, want %.17g (tol %g)", what, (long long)i, got[i],
+                     want[i], tol);
     }
 }
 
@@ -101,7 +105,8 @@ static inline double ex_tol(ng_dtype_t dt) {
 static inline void ex_assert_error(ng_status_t got, ng_status_t want, const char *function) {
     assert_int_equal(got, want);
     assert_int_equal(ng_last_status(), want);
-    if (strstr(ng_last_error(), function) == NULL) fail_msg("'%s' does not name %s", ng_last_error(), function);
+    if (strstr(ng_last_error(), function) == NULL)
+        fail_msg("'%s' does not name %s", ng_last_error(), function);
 }
 
 /* Small signed integers (exact in every dtype and in float32 sums of thousands of terms). */

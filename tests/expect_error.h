@@ -20,7 +20,8 @@ static inline void expect_error(ng_status_t status, const char *function, const 
                  ng_status_string(status), message);
     if (strncmp(message, prefix, strlen(prefix)) != 0)
         fail_msg("message \"%s\" does not start with \"%s\"", message, prefix);
-    if (strstr(message, detail) == NULL) fail_msg("message \"%s\" does not mention \"%s\"", message, detail);
+    if (strstr(message, detail) == NULL)
+        fail_msg("message \"%s\" does not mention \"%s\"", message, detail);
 }
 
 /* The last fallible call succeeded. */

@@ -32,9 +32,12 @@ static ng_op_t *const64(ng_graph_t *g, const ng_axis_t *axis, const double *valu
     return ng_constant(g, NG_FLOAT64, &axis, 1, values);
 }
 
-static ng_op_t *sum_all(ng_graph_t *g, ng_op_t *x) { return ng_sum(g, x, NULL, 0); }
+static ng_op_t *sum_all(ng_graph_t *g, ng_op_t *x) {
+    return ng_sum(g, x, NULL, 0);
+}
 
-static void assert_values(const double *actual, const double *expected, size_t n, double tolerance) {
+static void assert_values(const double *actual, const double *expected, size_t n,
+                          double tolerance) {
     for (size_t i = 0; i < n; ++i)
         if (!(fabs(actual[i] - expected[i]) <= tolerance))
             fail_msg("element %zu: %.17g, expected %.17g", i, actual[i], expected[i]);
@@ -46,7 +49,8 @@ static void test_deriv_by_hand(void **state) {
     ng_graph_t *g = ng_graph_create();
     const ng_axis_t *n = ng_axis(g, "N", 3);
     ng_op_t *x = ng_variable(g, NG_FLOAT64, &n, 1, const64(g, n, (double[]){1, -2, 0.5}));
-    ng_op_t *cost = sum_all(g, ng_add(g, ng_multiply(g, ng_square(g, x), ng_scalar_of(g, NG_FLOAT64, 3)), x));
+    ng_op_t *cost =
+        sum_all(g, ng_add(g, ng_multiply(g, ng_square(g, x), ng_scalar_of(g, NG_FLOAT64, 3)), x));
     ng_op_t *d = ng_deriv(g, cost, x);
     expect_no_error();
     assert_int_equal(ng_op_rank(d), 1);
@@ -95,7 +99,7 @@ static void test_unreached_and_stopped_give_zeros(void **state) {
     ng_op_t *other = const64(g, m, (double[]){1, 2, 3});
     ng_op_t *cost = sum_all(g, ng_multiply(g, x, ng_stop_gradient(g, x)));
     double dx[2], dother[3];
-    eval(ng_deriv(g, cost, x), dx, 2);               /* x * const(x): 1 * x, not 2x */
+    eval(ng_deriv(g, cost, x), dx, 2); /* x * const(x): 1 * x, not 2x */
     assert_values(dx, (double[]){1, 2}, 2, 0);
     ng_op_t *d_other = ng_deriv(g, cost, other);
     assert_ptr_equal(ng_op_axis(d_other, 0), m);
@@ -146,7 +150,8 @@ static void test_ties(void **state) {
     ng_graph_destroy(g);
 }
 
-/* Softmax cross-entropy at logits of +-5000: finite, and exactly softmax - t = onehot(argmax) - t. */
+/* Softmax cross-entropy at logits of +-5000: finite, and exactly softmax - t = onehot(argmax) - t.
+ */
 static void test_cross_entropy_extreme_logits(void **state) {
     (void)state;
     ng_graph_t *g = ng_graph_create();
@@ -166,7 +171,7 @@ static void test_cross_entropy_extreme_logits(void **state) {
     ng_op_t *bce = sum_all(g, ng_cross_entropy_binary(g, ng_sigmoid(g, x), t, NULL, 0));
     eval(bce, &value, 1);
     assert_true(isfinite(value));
-    eval(ng_deriv(g, bce, x), d, 3);   /* sigmoid(x) - t, also at x = 0 */
+    eval(ng_deriv(g, bce, x), d, 3); /* sigmoid(x) - t, also at x = 0 */
     assert_values(d, (double[]){0.75, -0.5, 0.25}, 3, 1e-12);
     ng_graph_destroy(g);
 }
@@ -232,7 +237,7 @@ static void test_vjp(void **state) {
     const ng_axis_t *ab[2] = {A, B}, *ba[2] = {B, A};
     ng_op_t *x = ng_constant(g, NG_FLOAT64, ab, 2, (double[]){1, 2, 3, 4, 5, 6});
     ng_op_t *y = ng_multiply(g, x, ng_scalar_of(g, NG_FLOAT64, 3));
-    ng_op_t *error = ng_constant(g, NG_FLOAT64, ba, 2, (double[]){1, 2, 3, 4, 5, 6});   /* e[b][a] */
+    ng_op_t *error = ng_constant(g, NG_FLOAT64, ba, 2, (double[]){1, 2, 3, 4, 5, 6}); /* e[b][a] */
     ng_op_t *d = ng_vjp(g, y, error, x);
     expect_no_error();
     assert_ptr_equal(ng_op_axis(d, 0), A);
@@ -272,7 +277,7 @@ static void test_deriv_bad_arguments(void **state) {
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_deriv", "cost");
     assert_null(ng_deriv(g, cost, NULL));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_deriv", "wrt");
-    assert_null(ng_deriv(g, cost, (ng_op_t *)(void *)n));   /* an axis handle is not an op */
+    assert_null(ng_deriv(g, cost, (ng_op_t *)(void *)n)); /* an axis handle is not an op */
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_deriv", "wrt");
     ng_op_t *foreign = ng_placeholder(other, NG_FLOAT64, NULL, 0, NULL);
     assert_null(ng_deriv(g, cost, foreign));
@@ -295,7 +300,7 @@ static void test_variables(void **state) {
     ng_op_t *x = ng_placeholder(g, NG_FLOAT32, x_axes, 2, NULL);
     ng_op_t *w = ng_variable(g, NG_FLOAT32, w_axes, 2, NULL);
     ng_op_t *b = ng_variable(g, NG_FLOAT32, &Y, 1, NULL);
-    ng_variable(g, NG_FLOAT32, &Y, 1, NULL);   /* not upstream */
+    ng_variable(g, NG_FLOAT32, &Y, 1, NULL); /* not upstream */
     ng_op_t *y = ng_tanh(g, ng_add(g, ng_dot(g, w, x), b));
     ng_op_t *found[4] = {NULL, NULL, NULL, NULL};
     assert_int_equal(ng_variables(y, NULL, 0), 2);

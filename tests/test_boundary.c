@@ -77,7 +77,8 @@ static void test_tensor_functions_refuse_other_handles(void **state) {
 
 static void test_graph_functions_refuse_other_handles(void **state) {
     struct handles *h = *state;
-    assert_int_equal(ng_graph_status((const ng_graph_t *)(void *)h->tensor), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_graph_status((const ng_graph_t *)(void *)h->tensor),
+                     NG_ERR_INVALID_ARGUMENT);
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_graph_status", "");
     assert_null(ng_axis((ng_graph_t *)(void *)h->transformer, "C", 4));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_axis", "");
@@ -92,7 +93,8 @@ static void test_transformer_functions_refuse_other_handles(void **state) {
     struct handles *h = *state;
     assert_int_equal(ng_transformer_num_threads((const ng_transformer_t *)(void *)h->graph), -1);
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_transformer_num_threads", "");
-    assert_int_equal(ng_transformer_set_num_threads((ng_transformer_t *)(void *)h->tensor, 1), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_transformer_set_num_threads((ng_transformer_t *)(void *)h->tensor, 1),
+                     NG_ERR_INVALID_ARGUMENT);
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_transformer_set_num_threads", "");
     assert_true(ng_transformer_num_threads(h->transformer) >= 1);
     expect_no_error();
@@ -129,10 +131,14 @@ static void test_creators_return_null_and_name_themselves(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_destroy_and_release_accept_null_and_keep_the_error),
-        cmocka_unit_test_setup_teardown(test_tensor_functions_refuse_other_handles, make_handles, free_handles),
-        cmocka_unit_test_setup_teardown(test_graph_functions_refuse_other_handles, make_handles, free_handles),
-        cmocka_unit_test_setup_teardown(test_transformer_functions_refuse_other_handles, make_handles, free_handles),
-        cmocka_unit_test_setup_teardown(test_out_parameters_are_null_on_failure, make_handles, free_handles),
+        cmocka_unit_test_setup_teardown(test_tensor_functions_refuse_other_handles, make_handles,
+                                        free_handles),
+        cmocka_unit_test_setup_teardown(test_graph_functions_refuse_other_handles, make_handles,
+                                        free_handles),
+        cmocka_unit_test_setup_teardown(test_transformer_functions_refuse_other_handles,
+                                        make_handles, free_handles),
+        cmocka_unit_test_setup_teardown(test_out_parameters_are_null_on_failure, make_handles,
+                                        free_handles),
         cmocka_unit_test(test_creators_return_null_and_name_themselves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

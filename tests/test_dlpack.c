@@ -56,7 +56,8 @@ static void export_of_views_points_at_their_first_element(void **state) {
     /* Element (i, j) through the DLPack description is column 2-i of row j of the base. */
     const float *first = (const float *)((const char *)dl->data + dl->byte_offset);
     for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j) assert_true(first[i * dl->strides[0] + j * dl->strides[1]] == (float)(j * 3 + 2 - i));
+        for (int j = 0; j < 2; ++j)
+            assert_true(first[i * dl->strides[0] + j * dl->strides[1]] == (float)(j * 3 + 2 - i));
     ng_tensor_release(view);
     ng_tensor_release(tail);
     ng_tensor_release(t);
@@ -68,8 +69,11 @@ static void export_maps_every_dtype_but_bool(void **state) {
     const struct {
         ng_dtype_t dt;
         uint8_t code, bits;
-    } cases[] = {{NG_INT32, kDLInt, 32}, {NG_INT64, kDLInt, 64}, {NG_UINT8, kDLUInt, 8},
-                 {NG_FLOAT32, kDLFloat, 32}, {NG_FLOAT64, kDLFloat, 64}};
+    } cases[] = {{NG_INT32, kDLInt, 32},
+                 {NG_INT64, kDLInt, 64},
+                 {NG_UINT8, kDLUInt, 8},
+                 {NG_FLOAT32, kDLFloat, 32},
+                 {NG_FLOAT64, kDLFloat, 64}};
     const int64_t shape[] = {3};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         ng_tensor_t *t = ng_tensor_create(cases[c].dt, shape, 1);

@@ -103,7 +103,6 @@ static void whole_graph_has_every_op_and_edge(void **state) {
     assert_int_equal(c.data_edges, 10);
     assert_int_equal(c.control_edges, 1);
     free(text);
-
 }
 
 static void roots_limit_the_output_to_what_they_need(void **state) {
@@ -171,10 +170,12 @@ static void bad_input(void **state) {
     ng_op_t *x = P(f, f->C);
     char buf[64];
     size_t needed = 99;
-    assert_int_equal(ng_graph_dot(NULL, NULL, 0, buf, sizeof buf, &needed), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_graph_dot(NULL, NULL, 0, buf, sizeof buf, &needed),
+                     NG_ERR_INVALID_ARGUMENT);
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_graph_dot", "g is NULL", NULL);
     assert_int_equal(needed, 0);
-    assert_int_equal(ng_graph_dot(f->g, NULL, 1, buf, sizeof buf, &needed), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_graph_dot(f->g, NULL, 1, buf, sizeof buf, &needed),
+                     NG_ERR_INVALID_ARGUMENT);
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_graph_dot", "roots is NULL", NULL);
     assert_int_equal(ng_graph_dot(f->g, &x, -1, buf, sizeof buf, &needed), NG_ERR_INVALID_ARGUMENT);
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_graph_dot", "negative", NULL);

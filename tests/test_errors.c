@@ -15,17 +15,23 @@
 
 static void test_version_functions_match_macros(void **state) {
     (void)state;
-    assert_int_equal(ng_version_number(), NG_VERSION_MAJOR * 10000 + NG_VERSION_MINOR * 100 + NG_VERSION_PATCH);
+    assert_int_equal(ng_version_number(),
+                     NG_VERSION_MAJOR * 10000 + NG_VERSION_MINOR * 100 + NG_VERSION_PATCH);
     assert_string_equal(ng_version_string(), NG_VERSION_STRING);
     char from_macros[32];
-    snprintf(from_macros, sizeof from_macros, "%d.%d.%d", NG_VERSION_MAJOR, NG_VERSION_MINOR, NG_VERSION_PATCH);
+    snprintf(from_macros, sizeof from_macros, "%d.%d.%d", NG_VERSION_MAJOR, NG_VERSION_MINOR,
+             NG_VERSION_PATCH);
     assert_string_equal(NG_VERSION_STRING, from_macros);
     assert_int_equal(NG_VERSION_MAJOR, 0); /* the soname libnanograph.so.0 says so */
 }
 
 static void test_status_string_names_every_code(void **state) {
     (void)state;
-    static const struct { ng_status_t code; int value; const char *name; } codes[] = {
+    static const struct {
+        ng_status_t code;
+        int value;
+        const char *name;
+    } codes[] = {
         {NG_OK, 0, "NG_OK"},
         {NG_ERR_INVALID_ARGUMENT, 1, "NG_ERR_INVALID_ARGUMENT"},
         {NG_ERR_AXES, 2, "NG_ERR_AXES"},
@@ -52,9 +58,14 @@ static void test_status_string_of_unknown_code(void **state) {
         assert_string_equal(ng_status_string(unknown[i]), "NG_ERR_UNKNOWN");
 }
 
-static const struct { ng_dtype_t dtype; int value; size_t size; const char *name; } dtypes[] = {
-    {NG_BOOL, 1, 1, "bool"},       {NG_INT32, 2, 4, "int32"},     {NG_INT64, 3, 8, "int64"},
-    {NG_UINT8, 4, 1, "uint8"},     {NG_FLOAT32, 5, 4, "float32"}, {NG_FLOAT64, 6, 8, "float64"},
+static const struct {
+    ng_dtype_t dtype;
+    int value;
+    size_t size;
+    const char *name;
+} dtypes[] = {
+    {NG_BOOL, 1, 1, "bool"},   {NG_INT32, 2, 4, "int32"},     {NG_INT64, 3, 8, "int64"},
+    {NG_UINT8, 4, 1, "uint8"}, {NG_FLOAT32, 5, 4, "float32"}, {NG_FLOAT64, 6, 8, "float64"},
 };
 static const ng_dtype_t bad_dtypes[] = {0, 7, 99, -1, INT32_MIN, INT32_MAX};
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
@@ -81,7 +92,8 @@ static void test_dtype_size_of_bad_dtype_fails_naming_it(void **state) {
 
 static void test_dtype_name_of_bad_dtype(void **state) {
     (void)state;
-    for (size_t i = 0; i < COUNT(bad_dtypes); ++i) assert_string_equal(ng_dtype_name(bad_dtypes[i]), "invalid");
+    for (size_t i = 0; i < COUNT(bad_dtypes); ++i)
+        assert_string_equal(ng_dtype_name(bad_dtypes[i]), "invalid");
 }
 
 static void test_success_clears_the_previous_error(void **state) {
@@ -130,7 +142,8 @@ static void *fail_on_own_thread(void *arg) {
     snprintf(w->error_after, sizeof w->error_after, "%s", ng_last_error());
     pthread_barrier_wait(w->barrier); /* every worker has read; main thread now fails too */
     pthread_barrier_wait(w->barrier); /* main thread has failed */
-    w->kept_own_error = ng_last_status() == w->status_after && strcmp(ng_last_error(), w->error_after) == 0;
+    w->kept_own_error =
+        ng_last_status() == w->status_after && strcmp(ng_last_error(), w->error_after) == 0;
     return NULL;
 }
 

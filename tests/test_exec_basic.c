@@ -166,8 +166,8 @@ static void test_cse_and_fusion_in_plan_figures(void **state) {
     ng_computation_stats_t st;
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
     assert_int_equal(st.num_source_ops, 6);
-    assert_int_equal(st.num_kernels, 1);       /* sum((x-y)*(x-y)) in one pass */
-    assert_true(st.arena_bytes <= 64);         /* only the scalar result */
+    assert_int_equal(st.num_kernels, 1); /* sum((x-y)*(x-y)) in one pass */
+    assert_true(st.arena_bytes <= 64);   /* only the scalar result */
 
     float xv[1000], yv[1000];
     double expect = 0;
@@ -254,9 +254,11 @@ static void test_memory_does_not_grow_over_runs(void **state) {
     ng_tensor_t *in = ng_tensor_create(NG_FLOAT32, (int64_t[]){256}, 1);
     ng_tensor_t *out = ng_tensor_create(NG_FLOAT32, NULL, 0);
     ng_tensor_t *outputs[1] = {out};
-    for (int i = 0; i < 1000; ++i) assert_int_equal(ng_computation_run(c, &in, 1, outputs, 1), NG_OK);
+    for (int i = 0; i < 1000; ++i)
+        assert_int_equal(ng_computation_run(c, &in, 1, outputs, 1), NG_OK);
     long before = resident_kib();
-    for (int i = 0; i < 20000; ++i) assert_int_equal(ng_computation_run(c, &in, 1, outputs, 1), NG_OK);
+    for (int i = 0; i < 20000; ++i)
+        assert_int_equal(ng_computation_run(c, &in, 1, outputs, 1), NG_OK);
     long after = resident_kib();
     assert_true(before > 0);
     assert_true(after - before < 256); /* KiB */
@@ -333,17 +335,26 @@ static void test_run_errors_change_nothing(void **state) {
     ng_tensor_t *wrong_shape = ng_tensor_create(NG_FLOAT32, (int64_t[]){3}, 1);
     ng_tensor_t *out[1] = {NULL};
 
-    assert_error_names(ng_computation_run(NULL, &good, 1, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, NULL, 1, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(NULL, &good, 1, out, 1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
+    assert_error_names(ng_computation_run(c, NULL, 1, out, 1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
     ng_tensor_t *null_input = NULL;
-    assert_error_names(ng_computation_run(c, &null_input, 1, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &wrong_dtype, 1, out, 1), NG_ERR_DTYPE, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &wrong_shape, 1, out, 1), NG_ERR_AXES, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &null_input, 1, out, 1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &wrong_dtype, 1, out, 1), NG_ERR_DTYPE,
+                       "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &wrong_shape, 1, out, 1), NG_ERR_AXES,
+                       "ng_computation_run");
     /* Counts that are not the computation's: never read past the caller's arrays. */
-    assert_error_names(ng_computation_run(c, &good, 2, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &good, 0, out, 1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &good, 1, out, 2), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
-    assert_error_names(ng_computation_run(c, &good, 1, out, -1), NG_ERR_INVALID_ARGUMENT, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 2, out, 1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 0, out, 1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 1, out, 2), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 1, out, -1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_run");
     assert_int_equal(ng_computation_num_params(c), 1);
     assert_int_equal(ng_computation_num_results(c), 1);
     assert_int_equal(ng_computation_num_params(NULL), -1);
@@ -351,7 +362,8 @@ static void test_run_errors_change_nothing(void **state) {
     assert_int_equal(ng_computation_num_results(NULL), -1);
     assert_int_equal(ng_last_status(), NG_ERR_INVALID_ARGUMENT);
     ng_tensor_t *bad_out[1] = {wrong_shape};
-    assert_error_names(ng_computation_run(c, &good, 1, bad_out, 1), NG_ERR_AXES, "ng_computation_run");
+    assert_error_names(ng_computation_run(c, &good, 1, bad_out, 1), NG_ERR_AXES,
+                       "ng_computation_run");
     assert_null(out[0]);
 
     /* None of the failed runs touched the variable. */
@@ -365,15 +377,20 @@ static void test_run_errors_change_nothing(void **state) {
     assert_true(got[0] == 1.0f && got[1] == 2.0f);
 
     /* get/set_value errors. */
-    assert_error_names(ng_transformer_get_value(t, x, NULL), NG_ERR_INVALID_ARGUMENT, "ng_transformer_get_value");
+    assert_error_names(ng_transformer_get_value(t, x, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_transformer_get_value");
     ng_tensor_t *not_filled = value;
     assert_error_names(ng_transformer_get_value(t, update, &not_filled), NG_ERR_INVALID_ARGUMENT,
                        "ng_transformer_get_value");
     assert_null(not_filled); /* out-parameters are NULL on failure */
-    assert_error_names(ng_transformer_set_value(t, acc, wrong_dtype), NG_ERR_DTYPE, "ng_transformer_set_value");
-    assert_error_names(ng_transformer_set_value(t, acc, wrong_shape), NG_ERR_AXES, "ng_transformer_set_value");
-    assert_error_names(ng_transformer_set_value(t, acc, NULL), NG_ERR_INVALID_ARGUMENT, "ng_transformer_set_value");
-    assert_error_names(ng_computation_stats(c, NULL), NG_ERR_INVALID_ARGUMENT, "ng_computation_stats");
+    assert_error_names(ng_transformer_set_value(t, acc, wrong_dtype), NG_ERR_DTYPE,
+                       "ng_transformer_set_value");
+    assert_error_names(ng_transformer_set_value(t, acc, wrong_shape), NG_ERR_AXES,
+                       "ng_transformer_set_value");
+    assert_error_names(ng_transformer_set_value(t, acc, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_transformer_set_value");
+    assert_error_names(ng_computation_stats(c, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_computation_stats");
 
     ng_tensor_release(value);
     ng_tensor_release(out[0]);

@@ -38,7 +38,8 @@ static int64_t numel_of(const char *axes) {
 /* Row-major offset of the element of a tensor with axes `axes` at the index of each letter. */
 static int64_t offset_of(const char *axes, const int64_t *index_of_letter) {
     int64_t off = 0;
-    for (const char *c = axes; *c; ++c) off = off * letter_length(*c) + index_of_letter[(unsigned char)*c];
+    for (const char *c = axes; *c; ++c)
+        off = off * letter_length(*c) + index_of_letter[(unsigned char)*c];
     return off;
 }
 
@@ -61,7 +62,8 @@ static void naive_dot(const char *a_axes, const double *a, const char *b_axes, c
             index[(unsigned char)all[i]] = rest % len;
             rest /= len;
         }
-        out[offset_of(out_axes, index)] += a[offset_of(a_axes, index)] * b[offset_of(b_axes, index)];
+        out[offset_of(out_axes, index)] +=
+            a[offset_of(a_axes, index)] * b[offset_of(b_axes, index)];
     }
 }
 
@@ -78,8 +80,9 @@ static void shape_of(const char *letters, int64_t *shape) {
 
 /* Builds dot(a, b) for a with axes a_axes and b with b_axes, checks its axes are out_axes, runs
  * it on the given input tensors (NULL: dense ones of the reference values) and compares. */
-static void check_dot_inputs(ng_dtype_t dt, const char *a_axes, const char *b_axes, const char *out_axes,
-                             ng_tensor_t *a_in, ng_tensor_t *b_in, const double *a_vals, const double *b_vals) {
+static void check_dot_inputs(ng_dtype_t dt, const char *a_axes, const char *b_axes,
+                             const char *out_axes, ng_tensor_t *a_in, ng_tensor_t *b_in,
+                             const double *a_vals, const double *b_vals) {
     ng_graph_t *g = ng_graph_create();
     const ng_axis_t *aa[MAX_AXES], *ba[MAX_AXES];
     make_axes(g, a_axes, aa);
@@ -93,7 +96,8 @@ static void check_dot_inputs(ng_dtype_t dt, const char *a_axes, const char *b_ax
     for (int i = 0; out_axes[i]; ++i) assert_true(ng_axis_name(ng_op_axis(d, i))[0] == out_axes[i]);
 
     int64_t na = numel_of(a_axes), nb = numel_of(b_axes), nout = numel_of(out_axes);
-    double *want = malloc(sizeof(double) * (size_t)nout), *got = malloc(sizeof(double) * (size_t)nout);
+    double *want = malloc(sizeof(double) * (size_t)nout),
+           *got = malloc(sizeof(double) * (size_t)nout);
     naive_dot(a_axes, a_vals, b_axes, b_vals, out_axes, want);
     int64_t sa[MAX_AXES], sb[MAX_AXES];
     shape_of(a_axes, sa);
@@ -129,22 +133,22 @@ static const ng_dtype_t dtypes[] = {NG_FLOAT32, NG_FLOAT64, NG_INT32};
 
 /* Every pattern: {a's axes, b's axes, the result's axes (a's free, then b's free)}. */
 static const char *const patterns[][3] = {
-    {"MK", "KN", "MN"},     /* matrix-matrix */
-    {"KM", "KN", "MN"},     /* a stored transposed */
-    {"MK", "NK", "MN"},     /* b stored transposed */
-    {"KM", "NK", "MN"},     /* both transposed */
-    {"MK", "K", "M"},       /* matrix-vector */
-    {"KM", "K", "M"},       /* transposed matrix-vector */
-    {"K", "KN", "N"},       /* vector-matrix */
-    {"K", "NK", "N"},       /* vector-transposed matrix */
-    {"K", "K", ""},         /* inner product */
-    {"M", "N", "MN"},       /* outer product of vectors */
-    {"ML", "NP", "MLNP"},   /* outer product of matrices */
-    {"MK", "MK", ""},       /* full contraction of matrices */
-    {"MK", "KM", ""},       /* full contraction, orders differ */
-    {"MKL", "LNK", "MN"},   /* two shared axes, interleaved */
+    {"MK", "KN", "MN"},       /* matrix-matrix */
+    {"KM", "KN", "MN"},       /* a stored transposed */
+    {"MK", "NK", "MN"},       /* b stored transposed */
+    {"KM", "NK", "MN"},       /* both transposed */
+    {"MK", "K", "M"},         /* matrix-vector */
+    {"KM", "K", "M"},         /* transposed matrix-vector */
+    {"K", "KN", "N"},         /* vector-matrix */
+    {"K", "NK", "N"},         /* vector-transposed matrix */
+    {"K", "K", ""},           /* inner product */
+    {"M", "N", "MN"},         /* outer product of vectors */
+    {"ML", "NP", "MLNP"},     /* outer product of matrices */
+    {"MK", "MK", ""},         /* full contraction of matrices */
+    {"MK", "KM", ""},         /* full contraction, orders differ */
+    {"MKL", "LNK", "MN"},     /* two shared axes, interleaved */
     {"PMKL", "KLNQ", "PMNQ"}, /* two shared, two free on each side */
-    {"KMLP", "PNLK", "MN"}, /* three shared axes scattered through both operands */
+    {"KMLP", "PNLK", "MN"},   /* three shared axes scattered through both operands */
 };
 
 static void test_dot_every_pattern(void **state) {
@@ -187,7 +191,8 @@ static void test_dot_strided_inputs(void **state) {
         ng_tensor_t *tb = ng_tensor_transpose(tbt);
         assert_non_null(tb);
         check_dot_inputs(dt, "MK", "KN", "MN", ta, tb, a, b);
-        /* A vector of stride N: every N-th element of bt's storage, used as the vector side of a matrix-vector product. */
+        /* A vector of stride N: every N-th element of bt's storage, used as the vector side of a
+         * matrix-vector product. */
         ng_tensor_t *flat = ng_tensor_reshape(tbt, (int64_t[]){N * K}, 1);
         ng_tensor_t *vec = ng_tensor_slice(flat, 0, 0, N * K, N);
         assert_non_null(vec);
@@ -240,10 +245,12 @@ static void test_dot_run_rejects_wrong_input_shape(void **state) {
     ng_computation_t *c = ng_computation_create(t, &d, 1, params, 2);
     assert_non_null(c);
     ng_tensor_t *a = ng_tensor_create(NG_FLOAT32, (int64_t[]){5, 7}, 2);
-    ng_tensor_t *wrong = ng_tensor_create(NG_FLOAT32, (int64_t[]){4, 7}, 2); /* (N, K), not (K, N) */
+    ng_tensor_t *wrong =
+        ng_tensor_create(NG_FLOAT32, (int64_t[]){4, 7}, 2); /* (N, K), not (K, N) */
     ng_tensor_t *wrong_dtype = ng_tensor_create(NG_FLOAT64, (int64_t[]){7, 4}, 2);
     ng_tensor_t *out[1] = {NULL};
-    ex_assert_error(ng_computation_run(c, (ng_tensor_t *[]){a, wrong}, 2, out, 1), NG_ERR_AXES, "ng_computation_run");
+    ex_assert_error(ng_computation_run(c, (ng_tensor_t *[]){a, wrong}, 2, out, 1), NG_ERR_AXES,
+                    "ng_computation_run");
     assert_null(out[0]);
     ng_status_t s = ng_computation_run(c, (ng_tensor_t *[]){a, wrong_dtype}, 2, out, 1);
     ex_assert_error(s, NG_ERR_DTYPE, "ng_computation_run");

@@ -38,27 +38,59 @@ typedef struct {
     int is_comparison;
 } binary_case_t;
 
-static double r_add(double a, double b) { return a + b; }
-static double r_sub(double a, double b) { return a - b; }
-static double r_mul(double a, double b) { return a * b; }
-static double r_div(double a, double b) { return a / b; }
-static double r_pow(double a, double b) { return pow(a, b); }
-static double r_max(double a, double b) { return a > b ? a : b; }
-static double r_min(double a, double b) { return a < b ? a : b; }
-static double r_eq(double a, double b) { return a == b; }
-static double r_ne(double a, double b) { return a != b; }
-static double r_lt(double a, double b) { return a < b; }
-static double r_le(double a, double b) { return a <= b; }
-static double r_gt(double a, double b) { return a > b; }
-static double r_ge(double a, double b) { return a >= b; }
+static double r_add(double a, double b) {
+    return a + b;
+}
+static double r_sub(double a, double b) {
+    return a - b;
+}
+static double r_mul(double a, double b) {
+    return a * b;
+}
+static double r_div(double a, double b) {
+    return a / b;
+}
+static double r_pow(double a, double b) {
+    return pow(a, b);
+}
+static double r_max(double a, double b) {
+    return a > b ? a : b;
+}
+static double r_min(double a, double b) {
+    return a < b ? a : b;
+}
+static double r_eq(double a, double b) {
+    return a == b;
+}
+static double r_ne(double a, double b) {
+    return a != b;
+}
+static double r_lt(double a, double b) {
+    return a < b;
+}
+static double r_le(double a, double b) {
+    return a <= b;
+}
+static double r_gt(double a, double b) {
+    return a > b;
+}
+static double r_ge(double a, double b) {
+    return a >= b;
+}
 
 static const binary_case_t binaries[] = {
-    {"add", ng_add, r_add, 0, 0},           {"subtract", ng_subtract, r_sub, 0, 0},
-    {"multiply", ng_multiply, r_mul, 0, 0}, {"divide", ng_divide, r_div, 1, 0},
-    {"power", ng_power, r_pow, 1, 0},       {"maximum", ng_maximum, r_max, 0, 0},
-    {"minimum", ng_minimum, r_min, 0, 0},   {"equal", ng_equal, r_eq, 0, 1},
-    {"not_equal", ng_not_equal, r_ne, 0, 1}, {"less", ng_less, r_lt, 0, 1},
-    {"less_equal", ng_less_equal, r_le, 0, 1}, {"greater", ng_greater, r_gt, 0, 1},
+    {"add", ng_add, r_add, 0, 0},
+    {"subtract", ng_subtract, r_sub, 0, 0},
+    {"multiply", ng_multiply, r_mul, 0, 0},
+    {"divide", ng_divide, r_div, 1, 0},
+    {"power", ng_power, r_pow, 1, 0},
+    {"maximum", ng_maximum, r_max, 0, 0},
+    {"minimum", ng_minimum, r_min, 0, 0},
+    {"equal", ng_equal, r_eq, 0, 1},
+    {"not_equal", ng_not_equal, r_ne, 0, 1},
+    {"less", ng_less, r_lt, 0, 1},
+    {"less_equal", ng_less_equal, r_le, 0, 1},
+    {"greater", ng_greater, r_gt, 0, 1},
     {"greater_equal", ng_greater_equal, r_ge, 0, 1},
 };
 
@@ -86,7 +118,8 @@ static void result_axes(const char *a, const char *b, char *out) {
 }
 
 static void make_axes(ng_graph_t *g, const char *letters, const ng_axis_t **axes) {
-    for (int i = 0; letters[i]; ++i) axes[i] = ng_axis(g, letters[i] == 'C' ? "C" : "N", len_of(letters[i]));
+    for (int i = 0; letters[i]; ++i)
+        axes[i] = ng_axis(g, letters[i] == 'C' ? "C" : "N", len_of(letters[i]));
 }
 
 /* How an operand is passed in: dense, or as a view with the same logical values. */
@@ -94,7 +127,8 @@ typedef enum { DENSE, TRANSPOSED, REVERSED, BROADCAST } layout_t;
 
 /* A tensor with axes `axes` (rank <= 2) holding v, laid out as `layout`. *base receives a
  * tensor to release after the view (or NULL). */
-static ng_tensor_t *make_input(ng_dtype_t dt, const char *axes, const double *v, layout_t layout, ng_tensor_t **base) {
+static ng_tensor_t *make_input(ng_dtype_t dt, const char *axes, const double *v, layout_t layout,
+                               ng_tensor_t **base) {
     int32_t rank = (int32_t)strlen(axes);
     int64_t shape[2] = {rank > 0 ? len_of(axes[0]) : 1, rank > 1 ? len_of(axes[1]) : 1};
     int64_t n = numel_of(axes);
@@ -119,14 +153,16 @@ static ng_tensor_t *make_input(ng_dtype_t dt, const char *axes, const double *v,
     return ex_tensor(dt, shape, rank, v);
 }
 
-static void check_binary(const binary_case_t *op, ng_dtype_t dt, const char *a_axes, const char *b_axes,
-                         layout_t a_layout, layout_t b_layout) {
+static void check_binary(const binary_case_t *op, ng_dtype_t dt, const char *a_axes,
+                         const char *b_axes, layout_t a_layout, layout_t b_layout) {
     char out_axes[8];
     result_axes(a_axes, b_axes, out_axes);
     int64_t na = numel_of(a_axes), nb = numel_of(b_axes), nout = numel_of(out_axes);
     double a[16], b[16], want[16], got[16];
-    for (int64_t i = 0; i < na; ++i) a[i] = operand_value(op, a_layout == BROADCAST ? i % len_of(a_axes[1]) : i, 1);
-    for (int64_t i = 0; i < nb; ++i) b[i] = operand_value(op, b_layout == BROADCAST ? i % len_of(b_axes[1]) : i, 2);
+    for (int64_t i = 0; i < na; ++i)
+        a[i] = operand_value(op, a_layout == BROADCAST ? i % len_of(a_axes[1]) : i, 1);
+    for (int64_t i = 0; i < nb; ++i)
+        b[i] = operand_value(op, b_layout == BROADCAST ? i % len_of(b_axes[1]) : i, 2);
     for (int64_t o = 0; o < nout; ++o) {
         int64_t idx[128] = {0}, rest = o;
         for (int k = (int)strlen(out_axes) - 1; k >= 0; --k) {
@@ -155,8 +191,8 @@ static void check_binary(const binary_case_t *op, ng_dtype_t dt, const char *a_a
     ng_tensor_t *inputs[2] = {ta, tb};
     ex_run_read(g, r, params, inputs, 2, op->is_comparison ? NG_BOOL : dt, got, nout);
     char what[96];
-    snprintf(what, sizeof what, "%s %s a(%s)/%d b(%s)/%d", op->name, ng_dtype_name(dt), a_axes, (int)a_layout, b_axes,
-             (int)b_layout);
+    snprintf(what, sizeof what, "%s %s a(%s)/%d b(%s)/%d", op->name, ng_dtype_name(dt), a_axes,
+             (int)a_layout, b_axes, (int)b_layout);
     ex_assert_close(got, want, nout, op->is_comparison ? 0 : op_tol(dt), what);
     ng_tensor_release(ta);
     ng_tensor_release(tb);
@@ -168,10 +204,12 @@ static void check_binary(const binary_case_t *op, ng_dtype_t dt, const char *a_a
 static void test_binary_alignment_both_orders(void **state) {
     (void)state;
     const ng_dtype_t dtypes[] = {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_INT64};
-    static const char *const pairs[][2] = {{"CN", "N"}, {"N", "CN"}, {"CN", "NC"}, {"NC", "CN"}, {"C", "N"}, {"", "CN"}, {"CN", ""}};
+    static const char *const pairs[][2] = {{"CN", "N"}, {"N", "CN"}, {"CN", "NC"}, {"NC", "CN"},
+                                           {"C", "N"},  {"", "CN"},  {"CN", ""}};
     for (size_t o = 0; o < sizeof binaries / sizeof binaries[0]; ++o)
         for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d) {
-            if (binaries[o].float_only && (dtypes[d] == NG_INT32 || dtypes[d] == NG_INT64)) continue;
+            if (binaries[o].float_only && (dtypes[d] == NG_INT32 || dtypes[d] == NG_INT64))
+                continue;
             for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p)
                 check_binary(&binaries[o], dtypes[d], pairs[p][0], pairs[p][1], DENSE, DENSE);
         }
@@ -201,23 +239,46 @@ typedef struct {
     double lo, hi; /* the domain sampled */
 } unary_case_t;
 
-static double u_neg(double x) { return -x; }
-static double u_abs(double x) { return fabs(x); }
-static double u_sign(double x) { return (x > 0) - (x < 0); }
-static double u_square(double x) { return x * x; }
-static double u_recip(double x) { return 1 / x; }
-static double u_sigmoid(double x) { return 1 / (1 + exp(-x)); }
-static double u_relu(double x) { return x > 0 ? x : 0; }
-static double u_identity(double x) { return x; }
+static double u_neg(double x) {
+    return -x;
+}
+static double u_abs(double x) {
+    return fabs(x);
+}
+static double u_sign(double x) {
+    return (x > 0) - (x < 0);
+}
+static double u_square(double x) {
+    return x * x;
+}
+static double u_recip(double x) {
+    return 1 / x;
+}
+static double u_sigmoid(double x) {
+    return 1 / (1 + exp(-x));
+}
+static double u_relu(double x) {
+    return x > 0 ? x : 0;
+}
+static double u_identity(double x) {
+    return x;
+}
 
 static const unary_case_t unaries[] = {
-    {"negative", ng_negative, u_neg, 0, -6, 6},   {"absolute", ng_absolute, u_abs, 0, -6, 6},
-    {"sign", ng_sign, u_sign, 0, -6, 6},          {"square", ng_square, u_square, 0, -6, 6},
-    {"relu", ng_relu, u_relu, 0, -6, 6},          {"exp", ng_exp, exp, 1, -8, 8},
-    {"log", ng_log, log, 1, 0.25, 40},            {"sqrt", ng_sqrt, sqrt, 1, 0, 40},
-    {"reciprocal", ng_reciprocal, u_recip, 1, 0.5, 9}, {"sigmoid", ng_sigmoid, u_sigmoid, 1, -20, 20},
-    {"sin", ng_sin, sin, 1, -6, 6},               {"cos", ng_cos, cos, 1, -6, 6},
-    {"tanh", ng_tanh, tanh, 1, -6, 6},            {"stop_gradient", ng_stop_gradient, u_identity, 0, -6, 6},
+    {"negative", ng_negative, u_neg, 0, -6, 6},
+    {"absolute", ng_absolute, u_abs, 0, -6, 6},
+    {"sign", ng_sign, u_sign, 0, -6, 6},
+    {"square", ng_square, u_square, 0, -6, 6},
+    {"relu", ng_relu, u_relu, 0, -6, 6},
+    {"exp", ng_exp, exp, 1, -8, 8},
+    {"log", ng_log, log, 1, 0.25, 40},
+    {"sqrt", ng_sqrt, sqrt, 1, 0, 40},
+    {"reciprocal", ng_reciprocal, u_recip, 1, 0.5, 9},
+    {"sigmoid", ng_sigmoid, u_sigmoid, 1, -20, 20},
+    {"sin", ng_sin, sin, 1, -6, 6},
+    {"cos", ng_cos, cos, 1, -6, 6},
+    {"tanh", ng_tanh, tanh, 1, -6, 6},
+    {"stop_gradient", ng_stop_gradient, u_identity, 0, -6, 6},
 };
 
 static void test_unary_ops(void **state) {
@@ -263,7 +324,8 @@ static void test_select_and_cast(void **state) {
     ng_op_t *pa = ng_placeholder(g, NG_FLOAT64, cn, 2, NULL);
     ng_op_t *pb = ng_placeholder(g, NG_FLOAT64, &N, 1, NULL);
     ng_op_t *s = ng_select(g, pc, pa, pb);
-    ng_tensor_t *inputs[3] = {ex_tensor(NG_BOOL, (int64_t[]){4}, 1, cond), ex_tensor(NG_FLOAT64, (int64_t[]){3, 4}, 2, a),
+    ng_tensor_t *inputs[3] = {ex_tensor(NG_BOOL, (int64_t[]){4}, 1, cond),
+                              ex_tensor(NG_FLOAT64, (int64_t[]){3, 4}, 2, a),
                               ex_tensor(NG_FLOAT64, (int64_t[]){4}, 1, b)};
     ex_run_read(g, s, (ng_op_t *[]){pc, pa, pb}, inputs, 3, NG_FLOAT64, got, 12);
     ex_assert_close(got, want, 12, 0, "select");
@@ -276,13 +338,14 @@ static void test_select_and_cast(void **state) {
     for (size_t from = 0; from < 6; ++from)
         for (size_t to = 0; to < 6; ++to) {
             /* Negative values do not fit uint8 or bool sources, nor a uint8 result. */
-            if (dtypes[from] == NG_UINT8 || dtypes[from] == NG_BOOL || dtypes[to] == NG_UINT8) continue;
+            if (dtypes[from] == NG_UINT8 || dtypes[from] == NG_BOOL || dtypes[to] == NG_UINT8)
+                continue;
             double in[6], expect[6], out[6];
             for (int i = 0; i < 6; ++i) {
                 in[i] = dtypes[from] == NG_INT32 || dtypes[from] == NG_INT64 ? trunc(x[i]) : x[i];
-                expect[i] = dtypes[to] == NG_BOOL ? in[i] != 0
+                expect[i] = dtypes[to] == NG_BOOL                                    ? in[i] != 0
                             : (dtypes[to] == NG_FLOAT32 || dtypes[to] == NG_FLOAT64) ? in[i]
-                                                                                      : trunc(in[i]);
+                                                                                     : trunc(in[i]);
             }
             ng_graph_t *gc = ng_graph_create();
             const ng_axis_t *ax = ng_axis(gc, "N", 6);
@@ -291,7 +354,8 @@ static void test_select_and_cast(void **state) {
             ng_tensor_t *tx = ex_tensor(dtypes[from], (int64_t[]){6}, 1, in);
             ex_run_read(gc, r, &px, &tx, 1, dtypes[to], out, 6);
             char what[64];
-            snprintf(what, sizeof what, "cast %s to %s", ng_dtype_name(dtypes[from]), ng_dtype_name(dtypes[to]));
+            snprintf(what, sizeof what, "cast %s to %s", ng_dtype_name(dtypes[from]),
+                     ng_dtype_name(dtypes[to]));
             ex_assert_close(out, expect, 6, 0, what);
             ng_tensor_release(tx);
             ng_graph_destroy(gc);

@@ -15,8 +15,9 @@
 #include "exec_test_util.h"
 
 /* op(a, b) on two placeholder vectors of n elements of dtype dt; the result read as doubles. */
-static void run_binary(ng_op_t *(*build)(ng_graph_t *, ng_op_t *, ng_op_t *), ng_dtype_t dt, const double *a,
-                       const double *b, int64_t n, ng_dtype_t out_dt, double *got) {
+static void run_binary(ng_op_t *(*build)(ng_graph_t *, ng_op_t *, ng_op_t *), ng_dtype_t dt,
+                       const double *a, const double *b, int64_t n, ng_dtype_t out_dt,
+                       double *got) {
     ng_graph_t *g = ng_graph_create();
     const ng_axis_t *ax = ng_axis(g, "N", n);
     ng_op_t *pa = ng_placeholder(g, dt, &ax, 1, NULL), *pb = ng_placeholder(g, dt, &ax, 1, NULL);
@@ -39,7 +40,8 @@ static void test_integer_divide_and_power(void **state) {
     run_binary(ng_divide, NG_INT64, a, b, 6, NG_INT64, got);
     ex_assert_close(got, want64, 6, 0, "int64 divide");
     /* Power: 2^10, 3^0, 1^-5 = 1, (-1)^-3 = -1, (-1)^-2 = 1, 2^-1 = 0 (truncated). */
-    double base[6] = {2, 3, 1, -1, -1, 2}, expo[6] = {10, 0, -5, -3, -2, -1}, wantp[6] = {1024, 1, 1, -1, 1, 0};
+    double base[6] = {2, 3, 1, -1, -1, 2}, expo[6] = {10, 0, -5, -3, -2, -1},
+           wantp[6] = {1024, 1, 1, -1, 1, 0};
     run_binary(ng_power, NG_INT32, base, expo, 6, NG_INT32, got);
     ex_assert_close(got, wantp, 6, 0, "int32 power");
     run_binary(ng_power, NG_INT64, base, expo, 6, NG_INT64, got);
@@ -53,7 +55,8 @@ static void test_integer_wraps(void **state) {
     ex_assert_close(got, (double[]){-2147483648.0, -2147483647.0}, 2, 0, "int32 add wraps");
     run_binary(ng_subtract, NG_INT32, a, (double[]){-1, 1}, 2, NG_INT32, got);
     ex_assert_close(got, (double[]){-2147483648.0, 2147483647.0}, 2, 0, "int32 subtract wraps");
-    run_binary(ng_multiply, NG_INT32, (double[]){65536, 65536}, (double[]){65536, 32768}, 2, NG_INT32, got);
+    run_binary(ng_multiply, NG_INT32, (double[]){65536, 65536}, (double[]){65536, 32768}, 2,
+               NG_INT32, got);
     ex_assert_close(got, (double[]){0, -2147483648.0}, 2, 0, "int32 multiply wraps");
 }
 
@@ -93,12 +96,14 @@ static void test_cast_saturates(void **state) {
     ng_op_t *px = ng_placeholder(g, NG_FLOAT64, &N, 1, NULL);
     ng_tensor_t *tx = ex_tensor(NG_FLOAT64, (int64_t[]){5}, 1, x);
     ex_run_read(g, ng_cast(g, px, NG_INT32), &px, &tx, 1, NG_INT32, got, 5);
-    ex_assert_close(got, (double[]){2147483647.0, -2147483648.0, 0, -2, 2}, 5, 0, "float64 to int32");
+    ex_assert_close(got, (double[]){2147483647.0, -2147483648.0, 0, -2, 2}, 5, 0,
+                    "float64 to int32");
     ex_run_read(g, ng_cast(g, px, NG_UINT8), &px, &tx, 1, NG_UINT8, got, 5);
     ex_assert_close(got, (double[]){255, 0, 0, 0, 2}, 5, 0, "float64 to uint8");
     ng_tensor_release(tx);
     ng_op_t *pi = ng_placeholder(g, NG_INT64, &N, 1, NULL);
-    ng_tensor_t *ti = ex_tensor(NG_INT64, (int64_t[]){5}, 1, (double[]){256, 257, -1, 4294967296.0 + 7, 2147483648.0});
+    ng_tensor_t *ti = ex_tensor(NG_INT64, (int64_t[]){5}, 1,
+                                (double[]){256, 257, -1, 4294967296.0 + 7, 2147483648.0});
     ex_run_read(g, ng_cast(g, pi, NG_UINT8), &pi, &ti, 1, NG_UINT8, got, 5);
     ex_assert_close(got, (double[]){0, 1, 255, 7, 0}, 5, 0, "int64 to uint8 wraps");
     ex_run_read(g, ng_cast(g, pi, NG_INT32), &pi, &ti, 1, NG_INT32, got, 5);

@@ -18,7 +18,8 @@
 enum { N = 5 };
 
 /* The plan of a computation of `result` over placeholder x; also checks its value. */
-static ng_computation_stats_t plan_of(ng_op_t *result, ng_op_t *x, const double *want, const char *what) {
+static ng_computation_stats_t plan_of(ng_op_t *result, ng_op_t *x, const double *want,
+                                      const char *what) {
     assert_non_null(result);
     ng_transformer_t *t = ng_transformer_create(NULL);
     ng_computation_t *c = ng_computation_create(t, &result, 1, &x, 1);
@@ -38,10 +39,11 @@ static ng_computation_stats_t plan_of(ng_op_t *result, ng_op_t *x, const double 
     return st;
 }
 
-static void assert_same_plan(ng_computation_stats_t got, ng_computation_stats_t want, const char *what) {
+static void assert_same_plan(ng_computation_stats_t got, ng_computation_stats_t want,
+                             const char *what) {
     if (got.num_nodes != want.num_nodes || got.num_kernels != want.num_kernels)
-        fail_msg("%s: %d nodes, %d kernels; want %d nodes, %d kernels", what, got.num_nodes, got.num_kernels,
-                 want.num_nodes, want.num_kernels);
+        fail_msg("%s: %d nodes, %d kernels; want %d nodes, %d kernels", what, got.num_nodes,
+                 got.num_kernels, want.num_nodes, want.num_kernels);
 }
 
 static void test_identities_cost_what_x_costs(void **state) {
@@ -55,7 +57,8 @@ static void test_identities_cost_what_x_costs(void **state) {
     ng_computation_stats_t base = plan_of(ng_square(g, x), x, sq, "square(x)");
     double sq2[N];
     for (int i = 0; i < N; ++i) sq2[i] = 4 * sq[i];
-    ng_computation_stats_t control = plan_of(ng_square(g, ng_add(g, x, x)), x, sq2, "square(x + x)");
+    ng_computation_stats_t control =
+        plan_of(ng_square(g, ng_add(g, x, x)), x, sq2, "square(x + x)");
     assert_true(control.num_nodes > base.num_nodes);
     ng_op_t *zero = ng_scalar_of(g, NG_FLOAT64, 0), *one = ng_scalar_of(g, NG_FLOAT64, 1);
     struct {
@@ -87,14 +90,17 @@ static void test_constant_subexpressions_fold(void **state) {
     ng_op_t *x = ng_placeholder(g, NG_FLOAT64, &ax, 1, NULL);
     double xv[N] = {0.5, -1.25, 2, 3.5, -4}, want[N];
     for (int i = 0; i < N; ++i) want[i] = xv[i] * 5;
-    ng_computation_stats_t plain = plan_of(ng_multiply(g, x, ng_scalar_of(g, NG_FLOAT64, 5)), x, want, "x * 5");
+    ng_computation_stats_t plain =
+        plan_of(ng_multiply(g, x, ng_scalar_of(g, NG_FLOAT64, 5)), x, want, "x * 5");
     ng_op_t *five = ng_add(g, ng_scalar_of(g, NG_FLOAT64, 2), ng_scalar_of(g, NG_FLOAT64, 3));
-    assert_same_plan(plan_of(ng_multiply(g, x, five), x, want, "x * (2 + 3)"), plain, "x * (2 + 3)");
+    assert_same_plan(plan_of(ng_multiply(g, x, five), x, want, "x * (2 + 3)"), plain,
+                     "x * (2 + 3)");
     /* A vector constant computed from constants costs what the literal result costs. */
     double cv[N] = {1, 2, 3, 4, 5};
     ng_op_t *c = ng_constant(g, NG_FLOAT64, &ax, 1, cv);
     for (int i = 0; i < N; ++i) want[i] = xv[i] + 2 * cv[i];
-    ng_computation_stats_t with_constant = plan_of(ng_add(g, x, ng_add(g, c, c)), x, want, "x + (c + c)");
+    ng_computation_stats_t with_constant =
+        plan_of(ng_add(g, x, ng_add(g, c, c)), x, want, "x + (c + c)");
     ng_op_t *c2 = ng_constant(g, NG_FLOAT64, &ax, 1, (double[]){2, 4, 6, 8, 10});
     assert_same_plan(with_constant, plan_of(ng_add(g, x, c2), x, want, "x + 2c"), "x + (c + c)");
     ng_graph_destroy(g);
@@ -104,7 +110,8 @@ static void test_constant_subexpressions_fold(void **state) {
 static void test_stats_bad_arguments(void **state) {
     (void)state;
     ng_computation_stats_t st;
-    ex_assert_error(ng_computation_stats(NULL, &st), NG_ERR_INVALID_ARGUMENT, "ng_computation_stats");
+    ex_assert_error(ng_computation_stats(NULL, &st), NG_ERR_INVALID_ARGUMENT,
+                    "ng_computation_stats");
     ng_graph_t *g = ng_graph_create();
     ng_op_t *s = ng_scalar(g, 1);
     ng_transformer_t *t = ng_transformer_create(NULL);

@@ -21,7 +21,8 @@ static const char *const names[RANK] = {"A", "B", "C"};
 typedef enum { SUM, MAX, MIN, MEAN, PROD } reduction_t;
 static const char *const reduction_names[] = {"sum", "max", "min", "mean", "prod"};
 
-static ng_op_t *build(ng_graph_t *g, reduction_t r, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
+static ng_op_t *build(ng_graph_t *g, reduction_t r, ng_op_t *x, const ng_axis_t *const *axes,
+                      int32_t n) {
     switch (r) {
     case SUM: return ng_sum(g, x, axes, n);
     case MAX: return ng_max(g, x, axes, n);
@@ -36,10 +37,13 @@ static ng_op_t *build(ng_graph_t *g, reduction_t r, ng_op_t *x, const ng_axis_t 
 static int64_t naive_reduce(reduction_t r, const double *x, unsigned reduced, double *out) {
     int64_t nout = 1, count = 1;
     for (int d = 0; d < RANK; ++d) {
-        if (reduced & (1u << d)) count *= shape[d];
-        else nout *= shape[d];
+        if (reduced & (1u << d))
+            count *= shape[d];
+        else
+            nout *= shape[d];
     }
-    for (int64_t o = 0; o < nout; ++o) out[o] = r == PROD ? 1 : (r == MAX ? -INFINITY : r == MIN ? INFINITY : 0);
+    for (int64_t o = 0; o < nout; ++o)
+        out[o] = r == PROD ? 1 : (r == MAX ? -INFINITY : r == MIN ? INFINITY : 0);
     for (int64_t i = 0; i < NUMEL; ++i) {
         int64_t idx[RANK], rest = i, o = 0;
         for (int d = RANK - 1; d >= 0; --d) {
@@ -68,9 +72,11 @@ static double prod_value(int64_t i) {
 
 /* Runs reduction r of x (values v, dtype dt) over the axes of mask `reduced`, listed in the
  * order given by `order` (a permutation of 0..2 filtered by the mask), and compares. */
-static void check_reduction(reduction_t r, ng_dtype_t dt, unsigned reduced, const int *order, int use_n0) {
+static void check_reduction(reduction_t r, ng_dtype_t dt, unsigned reduced, const int *order,
+                            int use_n0) {
     double v[NUMEL], want[NUMEL], got[NUMEL];
-    for (int64_t i = 0; i < NUMEL; ++i) v[i] = r == PROD ? prod_value(i) : ex_value(i, (int)reduced);
+    for (int64_t i = 0; i < NUMEL; ++i)
+        v[i] = r == PROD ? prod_value(i) : ex_value(i, (int)reduced);
     int64_t nout = naive_reduce(r, v, reduced, want);
 
     ng_graph_t *g = ng_graph_create();
@@ -141,8 +147,8 @@ static void test_argmax_argmin_along_each_axis(void **state) {
                 ng_tensor_t *tx = ex_tensor(dtypes[di], shape, RANK, v);
                 ex_run_read(g, arg, &x, &tx, 1, NG_INT64, got, o);
                 char what[64];
-                snprintf(what, sizeof what, "%s %s axis %s", is_max ? "argmax" : "argmin", ng_dtype_name(dtypes[di]),
-                         names[axis]);
+                snprintf(what, sizeof what, "%s %s axis %s", is_max ? "argmax" : "argmin",
+                         ng_dtype_name(dtypes[di]), names[axis]);
                 ex_assert_close(got, want, o, 0, what);
                 ng_tensor_release(tx);
                 ng_graph_destroy(g);

@@ -22,8 +22,8 @@ static const char *const names[RANK] = {"A", "B", "C"};
 typedef enum { SUM, MAX, MIN, MEAN, ARGMAX, ARGMIN } reduction_t;
 
 /* Runs result over x on input tx with the given thread count; the output as doubles. */
-static void run_threads(ng_op_t *result, ng_op_t *x, ng_tensor_t *tx, int32_t threads, ng_dtype_t dt, double *out,
-                        int64_t n) {
+static void run_threads(ng_op_t *result, ng_op_t *x, ng_tensor_t *tx, int32_t threads,
+                        ng_dtype_t dt, double *out, int64_t n) {
     ng_transformer_t *t = ng_transformer_create(NULL);
     assert_int_equal(ng_transformer_set_num_threads(t, threads), NG_OK);
     ng_computation_t *c = ng_computation_create(t, &result, 1, &x, 1);
@@ -42,8 +42,10 @@ static void run_threads(ng_op_t *result, ng_op_t *x, ng_tensor_t *tx, int32_t th
 static int64_t reference(reduction_t r, const double *x, unsigned mask, double *out) {
     int64_t nout = 1, count = 1;
     for (int d = 0; d < RANK; ++d) {
-        if (mask & (1u << d)) count *= shape[d];
-        else nout *= shape[d];
+        if (mask & (1u << d))
+            count *= shape[d];
+        else
+            nout *= shape[d];
     }
     double *best = malloc(sizeof(double) * (size_t)nout);
     for (int64_t o = 0; o < nout; ++o) {
@@ -57,8 +59,10 @@ static int64_t reference(reduction_t r, const double *x, unsigned mask, double *
             rest /= shape[d];
         }
         for (int d = 0; d < RANK; ++d) {
-            if (!(mask & (1u << d))) o = o * shape[d] + idx[d];
-            else k = idx[d];
+            if (!(mask & (1u << d)))
+                o = o * shape[d] + idx[d];
+            else
+                k = idx[d];
         }
         switch (r) {
         case SUM:
@@ -99,19 +103,20 @@ static void test_large_reductions_every_subset(void **state) {
                 for (int d = 0; d < RANK; ++d)
                     if (mask & (1u << d)) listed[n++] = axes[d];
                 if ((r == ARGMAX || r == ARGMIN) && n != 1) continue;
-                ng_op_t *op = r == SUM    ? ng_sum(g, px, listed, n)
-                              : r == MAX  ? ng_max(g, px, listed, n)
-                              : r == MIN  ? ng_min(g, px, listed, n)
-                              : r == MEAN ? ng_mean(g, px, listed, n)
+                ng_op_t *op = r == SUM      ? ng_sum(g, px, listed, n)
+                              : r == MAX    ? ng_max(g, px, listed, n)
+                              : r == MIN    ? ng_min(g, px, listed, n)
+                              : r == MEAN   ? ng_mean(g, px, listed, n)
                               : r == ARGMAX ? ng_argmax(g, px, listed[0])
                                             : ng_argmin(g, px, listed[0]);
                 int64_t nout = reference((reduction_t)r, x, mask, want);
                 for (int32_t threads = 1; threads <= 2; ++threads) {
                     run_threads(op, px, tx, threads, r >= ARGMAX ? NG_INT64 : dt, got, nout);
                     char what[64];
-                    snprintf(what, sizeof what, "reduction %d %s mask %u threads %d", r, ng_dtype_name(dt), mask,
-                             threads);
-                    ex_assert_close(got, want, nout, r == MEAN ? (dt == NG_FLOAT32 ? 1e-6 : 1e-12) : 0, what);
+                    snprintf(what, sizeof what, "reduction %d %s mask %u threads %d", r,
+                             ng_dtype_name(dt), mask, threads);
+                    ex_assert_close(got, want, nout,
+                                    r == MEAN ? (dt == NG_FLOAT32 ? 1e-6 : 1e-12) : 0, what);
                 }
             }
         ng_tensor_release(tx);
@@ -146,16 +151,21 @@ static void test_large_dot(void **state) {
         for (int transposed = 0; transposed < 2; ++transposed) {
             ng_dtype_t dt = dtypes[di];
             ng_graph_t *g = ng_graph_create();
-            const ng_axis_t *Ma = ng_axis(g, "M", M), *Ka = ng_axis(g, "K", K), *Na = ng_axis(g, "N", NN);
+            const ng_axis_t *Ma = ng_axis(g, "M", M), *Ka = ng_axis(g, "K", K),
+                            *Na = ng_axis(g, "N", NN);
             const ng_axis_t *a_axes[2] = {transposed ? Ka : Ma, transposed ? Ma : Ka};
             const ng_axis_t *b_axes[2] = {transposed ? Na : Ka, transposed ? Ka : Na};
-            ng_op_t *pa = ng_placeholder(g, dt, a_axes, 2, NULL), *pb = ng_placeholder(g, dt, b_axes, 2, NULL);
+            ng_op_t *pa = ng_placeholder(g, dt, a_axes, 2, NULL),
+                    *pb = ng_placeholder(g, dt, b_axes, 2, NULL);
             ng_op_t *d = ng_dot(g, pa, pb);
             ng_tensor_t *in[2] = {
-                ex_tensor(dt, transposed ? (int64_t[]){K, M} : (int64_t[]){M, K}, 2, transposed ? at : a),
-                ex_tensor(dt, transposed ? (int64_t[]){NN, K} : (int64_t[]){K, NN}, 2, transposed ? bt : b)};
+                ex_tensor(dt, transposed ? (int64_t[]){K, M} : (int64_t[]){M, K}, 2,
+                          transposed ? at : a),
+                ex_tensor(dt, transposed ? (int64_t[]){NN, K} : (int64_t[]){K, NN}, 2,
+                          transposed ? bt : b)};
             ex_run_read(g, d, (ng_op_t *[]){pa, pb}, in, 2, dt, got, M * NN);
-            ex_assert_close(got, want, M * NN, 0, transposed ? "large dot, transposed operands" : "large dot");
+            ex_assert_close(got, want, M * NN, 0,
+                            transposed ? "large dot, transposed operands" : "large dot");
             ng_tensor_release(in[0]);
             ng_tensor_release(in[1]);
             ng_graph_destroy(g);

@@ -21,7 +21,8 @@ static const char *const names[RANK] = {"A", "B", "C"};
 /* Logits that reach +-5000: alternate signs give spreads of 10000 in a group, the small added
  * term gives groups whose probabilities are not all 0 or 1. */
 static double logit(int64_t i) {
-    return (i % 2 ? 5000.0 : -5000.0) + (double)((i * 7) % 5) - (i % 11 == 0 ? 10000.0 * (i % 2) : 0);
+    return (i % 2 ? 5000.0 : -5000.0) + (double)((i * 7) % 5) -
+           (i % 11 == 0 ? 10000.0 * (i % 2) : 0);
 }
 
 /* Index of element i's group (its indices along the axes not in mask) and the group count. */
@@ -48,7 +49,8 @@ static void reference_log_softmax(const double *x, unsigned mask, double *out) {
         if (x[i] > mx[g]) mx[g] = x[i];
     }
     for (int64_t i = 0; i < NUMEL; ++i) sum[group_of(i, mask)] += exp(x[i] - mx[group_of(i, mask)]);
-    for (int64_t i = 0; i < NUMEL; ++i) out[i] = x[i] - mx[group_of(i, mask)] - log(sum[group_of(i, mask)]);
+    for (int64_t i = 0; i < NUMEL; ++i)
+        out[i] = x[i] - mx[group_of(i, mask)] - log(sum[group_of(i, mask)]);
 }
 
 static int32_t listed_axes(const ng_axis_t *const *axes, unsigned mask, const ng_axis_t **listed) {
@@ -58,7 +60,8 @@ static int32_t listed_axes(const ng_axis_t *const *axes, unsigned mask, const ng
     return n;
 }
 
-static const unsigned masks[] = {1u << 2, 1u << 0, (1u << 0) | (1u << 2), (1u << 1) | (1u << 2), 7u};
+static const unsigned masks[] = {1u << 2, 1u << 0, (1u << 0) | (1u << 2), (1u << 1) | (1u << 2),
+                                 7u};
 
 static void check_softmax(ng_dtype_t dt, unsigned mask, int log_form) {
     double x[NUMEL], want[NUMEL], got[NUMEL];
@@ -75,7 +78,8 @@ static void check_softmax(ng_dtype_t dt, unsigned mask, int log_form) {
     ng_tensor_t *tx = ex_tensor(dt, shape, RANK, x);
     ex_run_read(g, s, &px, &tx, 1, dt, got, NUMEL);
     char what[64];
-    snprintf(what, sizeof what, "%s %s mask %u", log_form ? "log_softmax" : "softmax", ng_dtype_name(dt), mask);
+    snprintf(what, sizeof what, "%s %s mask %u", log_form ? "log_softmax" : "softmax",
+             ng_dtype_name(dt), mask);
     for (int64_t i = 0; i < NUMEL; ++i)
         if (!isfinite(got[i])) fail_msg("%s[%lld] is not finite: %g", what, (long long)i, got[i]);
     ex_assert_close(got, want, NUMEL, ex_tol(dt), what);
@@ -87,7 +91,8 @@ static void check_softmax(ng_dtype_t dt, unsigned mask, int log_form) {
         for (int d = 0; d < RANK; ++d)
             if (!(mask & (1u << d))) groups *= shape[d];
         for (int64_t k = 0; k < groups; ++k)
-            if (fabs(sums[k] - 1) > 10 * ex_tol(dt)) fail_msg("%s: group %lld sums to %.17g", what, (long long)k, sums[k]);
+            if (fabs(sums[k] - 1) > 10 * ex_tol(dt))
+                fail_msg("%s: group %lld sums to %.17g", what, (long long)k, sums[k]);
     }
     ng_tensor_release(tx);
     ng_graph_destroy(g);
@@ -141,7 +146,8 @@ static void test_cross_entropy_multi_at_5000(void **state) {
     (void)state;
     const ng_dtype_t dtypes[] = {NG_FLOAT32, NG_FLOAT64};
     for (size_t d = 0; d < 2; ++d)
-        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) check_cross_entropy(dtypes[d], masks[m]);
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m)
+            check_cross_entropy(dtypes[d], masks[m]);
 }
 
 int main(void) {

@@ -38,13 +38,14 @@ static fixture_t make_fixture(void) {
 /* Runs `view` (a function of f->x) alone and doubled by view + view, comparing with want (n
  * elements in the view's axis order) and the view's axis names with `names` (one letter each,
  * or a full name for a flattened axis separated by spaces). */
-static void check_view(fixture_t *f, ng_op_t *view, const double *want, int64_t n, const char *const *names,
-                       int32_t rank, const char *what) {
+static void check_view(fixture_t *f, ng_op_t *view, const double *want, int64_t n,
+                       const char *const *names, int32_t rank, const char *what) {
     assert_non_null(view);
     assert_int_equal(ng_op_rank(view), rank);
     for (int32_t i = 0; i < rank; ++i)
         if (strcmp(ng_axis_name(ng_op_axis(view, i)), names[i]) != 0)
-            fail_msg("%s: axis %d is %s, want %s", what, i, ng_axis_name(ng_op_axis(view, i)), names[i]);
+            fail_msg("%s: axis %d is %s, want %s", what, i, ng_axis_name(ng_op_axis(view, i)),
+                     names[i]);
     ng_op_t *doubled = ng_add(f->g, view, view);
     double got[256], twice[256];
     assert_true(n <= 256);
@@ -65,10 +66,12 @@ static void test_slice_negative_steps_and_dropped_axes(void **state) {
     double want[LA * 2];
     for (int i = 0; i < LA; ++i)
         for (int j = 0; j < 2; ++j) want[i * 2 + j] = f.xv[(2 - i) * LB + (3 - 2 * j)];
-    check_view(&f, ng_slice(f.g, f.x, rev, 2), want, LA * 2, (const char *[]){"A", "B"}, 2, "reversed slice");
+    check_view(&f, ng_slice(f.g, f.x, rev, 2), want, LA * 2, (const char *[]){"A", "B"}, 2,
+               "reversed slice");
     /* Row 1 only (A dropped), B at 0 and 3. */
     ng_slice_t row[2] = {{1, 0, 0, 1}, {0, 4, 3, 0}};
-    check_view(&f, ng_slice(f.g, f.x, row, 2), (double[]){10, 13}, 2, (const char *[]){"B"}, 1, "row slice");
+    check_view(&f, ng_slice(f.g, f.x, row, 2), (double[]){10, 13}, 2, (const char *[]){"B"}, 1,
+               "row slice");
     /* A single element: both axes dropped. */
     ng_slice_t one[2] = {{2, 0, 0, 1}, {1, 0, 0, 1}};
     check_view(&f, ng_slice(f.g, f.x, one, 2), (double[]){21}, 1, NULL, 0, "element slice");
@@ -78,8 +81,8 @@ static void test_slice_negative_steps_and_dropped_axes(void **state) {
     double want2[2 * LB];
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < LB; ++j) want2[i * LB + j] = f.xv[(2 - 2 * i) * LB + (3 - j)];
-    check_view(&f, ng_slice(f.g, ng_slice(f.g, f.x, rev_b, 2), alt_a, 2), want2, 2 * LB, (const char *[]){"A", "B"}, 2,
-               "slice of slice");
+    check_view(&f, ng_slice(f.g, ng_slice(f.g, f.x, rev_b, 2), alt_a, 2), want2, 2 * LB,
+               (const char *[]){"A", "B"}, 2, "slice of slice");
     ng_graph_destroy(f.g);
 }
 
@@ -99,8 +102,8 @@ static void test_pad(void **state) {
     double want2[LA * (LB + 1)] = {0};
     for (int a = 0; a < LA; ++a)
         for (int b = 0; b < LB; ++b) want2[a * (LB + 1) + b + 1] = f.xv[(2 - a) * LB + b];
-    check_view(&f, ng_pad(f.g, ng_slice(f.g, f.x, rev, 2), (int64_t[]){0, 1}, (int64_t[]){0, 0}, 2), want2,
-               LA * (LB + 1), (const char *[]){"A", "B"}, 2, "pad of reversed slice");
+    check_view(&f, ng_pad(f.g, ng_slice(f.g, f.x, rev, 2), (int64_t[]){0, 1}, (int64_t[]){0, 0}, 2),
+               want2, LA * (LB + 1), (const char *[]){"A", "B"}, 2, "pad of reversed slice");
     ng_graph_destroy(f.g);
 }
 
@@ -126,7 +129,8 @@ static void test_broadcast_order_rename_expand(void **state) {
     for (int a = 0; a < LA; ++a)
         for (int d = 0; d < 2; ++d)
             for (int b = 0; b < LB; ++b) ex[(a * 2 + d) * LB + b] = f.xv[a * LB + b];
-    check_view(&f, ng_expand_dims(f.g, f.x, D, 1), ex, LA * 2 * LB, (const char *[]){"A", "D", "B"}, 3, "expand_dims");
+    check_view(&f, ng_expand_dims(f.g, f.x, D, 1), ex, LA * 2 * LB, (const char *[]){"A", "D", "B"},
+               3, "expand_dims");
     ng_graph_destroy(f.g);
 }
 
@@ -143,7 +147,8 @@ static void test_cast_axes_changes_alignment(void **state) {
     ng_op_t *sum = ng_add(f.g, renamed, z);
     for (int p = 0; p < LA; ++p)
         for (int q = 0; q < LB; ++q) want[p * LB + q] = f.xv[p * LB + q] + zv[q * LA + p];
-    ng_tensor_t *in[2] = {ex_tensor(NG_FLOAT32, (int64_t[]){LA, LB}, 2, f.xv), ex_tensor(NG_FLOAT32, (int64_t[]){LB, LA}, 2, zv)};
+    ng_tensor_t *in[2] = {ex_tensor(NG_FLOAT32, (int64_t[]){LA, LB}, 2, f.xv),
+                          ex_tensor(NG_FLOAT32, (int64_t[]){LB, LA}, 2, zv)};
     ex_run_read(f.g, sum, (ng_op_t *[]){f.x, z}, in, 2, NG_FLOAT32, got, LA * LB);
     ex_assert_close(got, want, LA * LB, 0, "cast_axes + z");
     ng_tensor_release(in[0]);
@@ -156,7 +161,8 @@ static void test_flatten_unflatten(void **state) {
     fixture_t f = make_fixture();
     ng_op_t *flat = ng_flatten(f.g, f.x, (const ng_axis_t *[]){f.A, f.B}, 2, NULL);
     check_view(&f, flat, f.xv, LA * LB, (const char *[]){"A_B"}, 1, "flatten");
-    check_view(&f, ng_unflatten(f.g, flat), f.xv, LA * LB, (const char *[]){"A", "B"}, 2, "unflatten");
+    check_view(&f, ng_unflatten(f.g, flat), f.xv, LA * LB, (const char *[]){"A", "B"}, 2,
+               "unflatten");
     /* Flattening the transpose (B, A) must follow the transposed order. */
     double tr[LB * LA];
     for (int b = 0; b < LB; ++b)
@@ -164,13 +170,15 @@ static void test_flatten_unflatten(void **state) {
     ng_op_t *t = ng_axes_with_order(f.g, f.x, (const ng_axis_t *[]){f.B, f.A}, 2);
     ng_op_t *tflat = ng_flatten(f.g, t, (const ng_axis_t *[]){f.B, f.A}, 2, "BA");
     check_view(&f, tflat, tr, LB * LA, (const char *[]){"BA"}, 1, "flatten of transpose");
-    check_view(&f, ng_unflatten(f.g, tflat), tr, LB * LA, (const char *[]){"B", "A"}, 2, "unflatten of transpose");
+    check_view(&f, ng_unflatten(f.g, tflat), tr, LB * LA, (const char *[]){"B", "A"}, 2,
+               "unflatten of transpose");
     /* Flattening a reversed slice. */
     ng_slice_t rev[2] = {{2, -1, -1, 0}, {3, -1, -1, 0}};
     double rv[LA * LB];
     for (int i = 0; i < LA * LB; ++i) rv[i] = f.xv[LA * LB - 1 - i];
-    check_view(&f, ng_flatten(f.g, ng_slice(f.g, f.x, rev, 2), (const ng_axis_t *[]){f.A, f.B}, 2, "R"), rv, LA * LB,
-               (const char *[]){"R"}, 1, "flatten of reversed slice");
+    check_view(&f,
+               ng_flatten(f.g, ng_slice(f.g, f.x, rev, 2), (const ng_axis_t *[]){f.A, f.B}, 2, "R"),
+               rv, LA * LB, (const char *[]){"R"}, 1, "flatten of reversed slice");
     ng_graph_destroy(f.g);
 }
 
@@ -180,7 +188,8 @@ static void test_concat_and_stack(void **state) {
     /* concat along A of x (3 rows), x reversed along A (3 rows) and x's transpose (B, A): the
      * operands' orders differ, the first's order is the result's. */
     ng_slice_t rev[2] = {{2, -1, -1, 0}, {0, 4, 1, 0}};
-    ng_op_t *parts[3] = {f.x, ng_slice(f.g, f.x, rev, 2), ng_axes_with_order(f.g, f.x, (const ng_axis_t *[]){f.B, f.A}, 2)};
+    ng_op_t *parts[3] = {f.x, ng_slice(f.g, f.x, rev, 2),
+                         ng_axes_with_order(f.g, f.x, (const ng_axis_t *[]){f.B, f.A}, 2)};
     double want[3 * LA * LB];
     for (int a = 0; a < LA; ++a)
         for (int b = 0; b < LB; ++b) {
@@ -198,7 +207,8 @@ static void test_concat_and_stack(void **state) {
             wantb[a * 2 * LB + b] = f.xv[a * LB + b];
             wantb[a * 2 * LB + LB + b] = f.xv[(2 - a) * LB + b];
         }
-    check_view(&f, ng_concat(f.g, parts, 2, "B"), wantb, LA * 2 * LB, (const char *[]){"A", "B"}, 2, "concat B");
+    check_view(&f, ng_concat(f.g, parts, 2, "B"), wantb, LA * 2 * LB, (const char *[]){"A", "B"}, 2,
+               "concat B");
     /* stack x and its A-reversal along S at position 1: (A, S, B). */
     const ng_axis_t *S = ng_axis(f.g, "S", 2);
     double st[LA * 2 * LB];
@@ -207,7 +217,8 @@ static void test_concat_and_stack(void **state) {
             st[(a * 2 + 0) * LB + b] = f.xv[a * LB + b];
             st[(a * 2 + 1) * LB + b] = f.xv[(2 - a) * LB + b];
         }
-    check_view(&f, ng_stack(f.g, parts, 2, S, 1), st, LA * 2 * LB, (const char *[]){"A", "S", "B"}, 3, "stack");
+    check_view(&f, ng_stack(f.g, parts, 2, S, 1), st, LA * 2 * LB, (const char *[]){"A", "S", "B"},
+               3, "stack");
     ng_graph_destroy(f.g);
 }
 
@@ -232,7 +243,8 @@ static void test_one_hot(void **state) {
             ng_tensor_t *tx = ex_tensor(index_types[i], (int64_t[]){6}, 1, classes);
             ex_run_read(g, oh, &px, &tx, 1, out_types[o], got, 30);
             char what[64];
-            snprintf(what, sizeof what, "one_hot %s to %s", ng_dtype_name(index_types[i]), ng_dtype_name(out_types[o]));
+            snprintf(what, sizeof what, "one_hot %s to %s", ng_dtype_name(index_types[i]),
+                     ng_dtype_name(out_types[o]));
             ex_assert_close(got, want, 30, 0, what);
             ng_tensor_release(tx);
             ng_graph_destroy(g);

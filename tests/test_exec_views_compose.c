@@ -41,7 +41,8 @@ static void test_dot_of_sliced_operand(void **state) {
         ng_op_t *sa = ng_slice(g, pa, spec, 2);
         assert_int_equal(ng_axis_length(ng_op_axis(sa, 1)), KS);
         ng_op_t *d = ng_dot(g, sa, pb);
-        ng_tensor_t *in[2] = {ex_tensor(dt, (int64_t[]){M, K}, 2, a), ex_tensor(dt, (int64_t[]){KS, NN}, 2, b)};
+        ng_tensor_t *in[2] = {ex_tensor(dt, (int64_t[]){M, K}, 2, a),
+                              ex_tensor(dt, (int64_t[]){KS, NN}, 2, b)};
         ex_run_read(g, d, (ng_op_t *[]){pa, pb}, in, 2, dt, got, M * NN);
         ex_assert_close(got, want, M * NN, 0, "dot of a sliced operand");
         /* The same slice as b's partner in the other order: dot(b, sa) is (N, M). */
@@ -110,11 +111,13 @@ static void test_elementwise_of_pad_and_transpose(void **state) {
                 want[m * (K + 2) + k] = xp - y[k * M + m];
             }
         ng_graph_t *g = ng_graph_create();
-        const ng_axis_t *Ma = ng_axis(g, "M", M), *Ka = ng_axis(g, "K", K), *Kp = ng_axis(g, "K", K + 2);
+        const ng_axis_t *Ma = ng_axis(g, "M", M), *Ka = ng_axis(g, "K", K),
+                        *Kp = ng_axis(g, "K", K + 2);
         ng_op_t *px = ng_placeholder(g, dt, (const ng_axis_t *[]){Ma, Ka}, 2, NULL);
         ng_op_t *py = ng_placeholder(g, dt, (const ng_axis_t *[]){Kp, Ma}, 2, NULL);
         ng_op_t *r = ng_subtract(g, ng_pad(g, px, (int64_t[]){0, 2}, (int64_t[]){0, 0}, 2), py);
-        ng_tensor_t *in[2] = {ex_tensor(dt, (int64_t[]){M, K}, 2, x), ex_tensor(dt, (int64_t[]){K + 2, M}, 2, y)};
+        ng_tensor_t *in[2] = {ex_tensor(dt, (int64_t[]){M, K}, 2, x),
+                              ex_tensor(dt, (int64_t[]){K + 2, M}, 2, y)};
         ex_run_read(g, r, (ng_op_t *[]){px, py}, in, 2, dt, got, M * (K + 2));
         ex_assert_close(got, want, M * (K + 2), 0, "pad(x) - y");
         ng_tensor_release(in[0]);
@@ -157,7 +160,8 @@ static void test_rerun_with_other_input_strides(void **state) {
     ng_tensor_t *layouts[4] = {dense, transposed, reversed, dense};
     for (int run = 0; run < 4; ++run) {
         ng_tensor_t *out[2] = {NULL, NULL};
-        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, 2, out, 2), NG_OK);
+        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, 2, out, 2),
+                         NG_OK);
         for (int k = 0; k < 2; ++k) {
             ex_read(out[k], got);
             char what[48];

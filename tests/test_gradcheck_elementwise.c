@@ -16,19 +16,58 @@ static void check_unary(unary_fn f, double low, double high, uint64_t seed) {
     gc_end(&c);
 }
 
-static void test_negative(void **state) { (void)state; check_unary(ng_negative, -2, 2, 1); }
+static void test_negative(void **state) {
+    (void)state;
+    check_unary(ng_negative, -2, 2, 1);
+}
 /* Kinks (|x| at 0, relu at 0) are kept away from, where the derivative does not exist. */
-static void test_absolute(void **state) { (void)state; check_unary(ng_absolute, 0.1, 2, 2); check_unary(ng_absolute, -2, -0.1, 3); }
-static void test_exp(void **state) { (void)state; check_unary(ng_exp, -2, 2, 4); }
-static void test_log(void **state) { (void)state; check_unary(ng_log, 0.2, 3, 5); }
-static void test_sqrt(void **state) { (void)state; check_unary(ng_sqrt, 0.2, 3, 6); }
-static void test_square(void **state) { (void)state; check_unary(ng_square, -2, 2, 7); }
-static void test_reciprocal(void **state) { (void)state; check_unary(ng_reciprocal, 0.3, 2, 8); check_unary(ng_reciprocal, -2, -0.3, 9); }
-static void test_sigmoid(void **state) { (void)state; check_unary(ng_sigmoid, -4, 4, 10); }
-static void test_relu(void **state) { (void)state; check_unary(ng_relu, 0.1, 2, 11); check_unary(ng_relu, -2, -0.1, 12); }
-static void test_sin(void **state) { (void)state; check_unary(ng_sin, -3, 3, 13); }
-static void test_cos(void **state) { (void)state; check_unary(ng_cos, -3, 3, 14); }
-static void test_tanh(void **state) { (void)state; check_unary(ng_tanh, -2, 2, 15); }
+static void test_absolute(void **state) {
+    (void)state;
+    check_unary(ng_absolute, 0.1, 2, 2);
+    check_unary(ng_absolute, -2, -0.1, 3);
+}
+static void test_exp(void **state) {
+    (void)state;
+    check_unary(ng_exp, -2, 2, 4);
+}
+static void test_log(void **state) {
+    (void)state;
+    check_unary(ng_log, 0.2, 3, 5);
+}
+static void test_sqrt(void **state) {
+    (void)state;
+    check_unary(ng_sqrt, 0.2, 3, 6);
+}
+static void test_square(void **state) {
+    (void)state;
+    check_unary(ng_square, -2, 2, 7);
+}
+static void test_reciprocal(void **state) {
+    (void)state;
+    check_unary(ng_reciprocal, 0.3, 2, 8);
+    check_unary(ng_reciprocal, -2, -0.3, 9);
+}
+static void test_sigmoid(void **state) {
+    (void)state;
+    check_unary(ng_sigmoid, -4, 4, 10);
+}
+static void test_relu(void **state) {
+    (void)state;
+    check_unary(ng_relu, 0.1, 2, 11);
+    check_unary(ng_relu, -2, -0.1, 12);
+}
+static void test_sin(void **state) {
+    (void)state;
+    check_unary(ng_sin, -3, 3, 13);
+}
+static void test_cos(void **state) {
+    (void)state;
+    check_unary(ng_cos, -3, 3, 14);
+}
+static void test_tanh(void **state) {
+    (void)state;
+    check_unary(ng_tanh, -2, 2, 15);
+}
 
 /* relu over inputs on both sides of 0 (none within 0.05 of it). */
 static void test_relu_mixed_signs(void **state) {
@@ -57,13 +96,34 @@ static void check_binary(binary_fn f, double low, double high, uint64_t seed) {
     gc_end(&c);
 }
 
-static void test_add(void **state) { (void)state; check_binary(ng_add, -2, 2, 20); }
-static void test_subtract(void **state) { (void)state; check_binary(ng_subtract, -2, 2, 21); }
-static void test_multiply(void **state) { (void)state; check_binary(ng_multiply, -2, 2, 22); }
-static void test_divide(void **state) { (void)state; check_binary(ng_divide, 0.5, 2, 23); }
-static void test_power(void **state) { (void)state; check_binary(ng_power, 0.5, 2, 24); }
-static void test_maximum(void **state) { (void)state; check_binary(ng_maximum, -2, 2, 25); }
-static void test_minimum(void **state) { (void)state; check_binary(ng_minimum, -2, 2, 26); }
+static void test_add(void **state) {
+    (void)state;
+    check_binary(ng_add, -2, 2, 20);
+}
+static void test_subtract(void **state) {
+    (void)state;
+    check_binary(ng_subtract, -2, 2, 21);
+}
+static void test_multiply(void **state) {
+    (void)state;
+    check_binary(ng_multiply, -2, 2, 22);
+}
+static void test_divide(void **state) {
+    (void)state;
+    check_binary(ng_divide, 0.5, 2, 23);
+}
+static void test_power(void **state) {
+    (void)state;
+    check_binary(ng_power, 0.5, 2, 24);
+}
+static void test_maximum(void **state) {
+    (void)state;
+    check_binary(ng_maximum, -2, 2, 25);
+}
+static void test_minimum(void **state) {
+    (void)state;
+    check_binary(ng_minimum, -2, 2, 26);
+}
 
 /* The same op on both sides: x * x must give 2x (contributions accumulate). */
 static void test_shared_operand(void **state) {
@@ -111,21 +171,36 @@ static void test_composition(void **state) {
     ng_op_t *w = gc_input(&c, &C, 1, -1, 1);
     ng_op_t *b = gc_input(&c, &N, 1, -1, 1);
     ng_op_t *y = ng_sigmoid(c.g, ng_tanh(c.g, ng_add(c.g, ng_multiply(c.g, x, w), b)));
-    gc_check(&c, ng_divide(c.g, y, ng_add(c.g, ng_exp(c.g, w), ng_scalar_of(c.g, NG_FLOAT64, 1.0))));
+    gc_check(&c,
+             ng_divide(c.g, y, ng_add(c.g, ng_exp(c.g, w), ng_scalar_of(c.g, NG_FLOAT64, 1.0))));
     gc_end(&c);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_negative),   cmocka_unit_test(test_absolute),   cmocka_unit_test(test_exp),
-        cmocka_unit_test(test_log),        cmocka_unit_test(test_sqrt),       cmocka_unit_test(test_square),
-        cmocka_unit_test(test_reciprocal), cmocka_unit_test(test_sigmoid),    cmocka_unit_test(test_relu),
-        cmocka_unit_test(test_sin),        cmocka_unit_test(test_cos),        cmocka_unit_test(test_tanh),
+        cmocka_unit_test(test_negative),
+        cmocka_unit_test(test_absolute),
+        cmocka_unit_test(test_exp),
+        cmocka_unit_test(test_log),
+        cmocka_unit_test(test_sqrt),
+        cmocka_unit_test(test_square),
+        cmocka_unit_test(test_reciprocal),
+        cmocka_unit_test(test_sigmoid),
+        cmocka_unit_test(test_relu),
+        cmocka_unit_test(test_sin),
+        cmocka_unit_test(test_cos),
+        cmocka_unit_test(test_tanh),
         cmocka_unit_test(test_relu_mixed_signs),
-        cmocka_unit_test(test_add),        cmocka_unit_test(test_subtract),   cmocka_unit_test(test_multiply),
-        cmocka_unit_test(test_divide),     cmocka_unit_test(test_power),      cmocka_unit_test(test_maximum),
-        cmocka_unit_test(test_minimum),    cmocka_unit_test(test_shared_operand),
-        cmocka_unit_test(test_power_constant_exponent), cmocka_unit_test(test_select),
+        cmocka_unit_test(test_add),
+        cmocka_unit_test(test_subtract),
+        cmocka_unit_test(test_multiply),
+        cmocka_unit_test(test_divide),
+        cmocka_unit_test(test_power),
+        cmocka_unit_test(test_maximum),
+        cmocka_unit_test(test_minimum),
+        cmocka_unit_test(test_shared_operand),
+        cmocka_unit_test(test_power_constant_exponent),
+        cmocka_unit_test(test_select),
         cmocka_unit_test(test_composition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,7 +57,8 @@ static inline void gc_end(gradcheck_t *c) {
 }
 
 /* A float64 input of the given axes holding uniform values in [low, high]. */
-static inline ng_op_t *gc_input(gradcheck_t *c, const ng_axis_t *const *axes, int32_t rank, double low, double high) {
+static inline ng_op_t *gc_input(gradcheck_t *c, const ng_axis_t *const *axes, int32_t rank,
+                                double low, double high) {
     assert_true(c->n_inputs < GC_MAX_INPUTS);
     int64_t shape[GC_MAX_RANK];
     for (int32_t i = 0; i < rank; ++i) shape[i] = ng_axis_length(axes[i]);
@@ -105,7 +106,8 @@ static inline double gc_run_scalar(ng_computation_t *comp, ng_tensor_t *const *i
 /* Checks d(sum(y * W))/d(input) for every input against central differences; returns the worst
  * score (also asserted to be at most `tolerance`). */
 static inline double gc_check_tol(gradcheck_t *c, ng_op_t *y, double tolerance) {
-    if (ng_graph_status(c->g) != NG_OK) fail_msg("building the graph failed: %s", ng_graph_error(c->g));
+    if (ng_graph_status(c->g) != NG_OK)
+        fail_msg("building the graph failed: %s", ng_graph_error(c->g));
     assert_int_equal(ng_op_dtype(y), NG_FLOAT64);
     ng_op_t *cost = gc_cost(c, y);
     ng_op_t *grads[GC_MAX_INPUTS];
@@ -113,15 +115,18 @@ static inline double gc_check_tol(gradcheck_t *c, ng_op_t *y, double tolerance) 
         grads[k] = ng_deriv(c->g, cost, c->inputs[k]);
         if (!grads[k]) fail_msg("ng_deriv failed: %s", ng_last_error());
         assert_int_equal(ng_op_rank(grads[k]), ng_op_rank(c->inputs[k]));
-        for (int32_t i = 0; i < ng_op_rank(grads[k]); ++i) assert_ptr_equal(ng_op_axis(grads[k], i), ng_op_axis(c->inputs[k], i));
+        for (int32_t i = 0; i < ng_op_rank(grads[k]); ++i)
+            assert_ptr_equal(ng_op_axis(grads[k], i), ng_op_axis(c->inputs[k], i));
     }
     ng_transformer_t *t = ng_transformer_create(NULL);
     assert_non_null(t);
     ng_computation_t *cost_comp = ng_computation_create(t, &cost, 1, c->inputs, c->n_inputs);
-    ng_computation_t *grad_comp = ng_computation_create(t, grads, c->n_inputs, c->inputs, c->n_inputs);
+    ng_computation_t *grad_comp =
+        ng_computation_create(t, grads, c->n_inputs, c->inputs, c->n_inputs);
     if (!cost_comp || !grad_comp) fail_msg("compiling failed: %s", ng_last_error());
     ng_tensor_t *analytic[GC_MAX_INPUTS] = {0};
-    assert_int_equal(ng_computation_run(grad_comp, c->values, c->n_inputs, analytic, c->n_inputs), NG_OK);
+    assert_int_equal(ng_computation_run(grad_comp, c->values, c->n_inputs, analytic, c->n_inputs),
+                     NG_OK);
 
     double worst = 0;
     for (int k = 0; k < c->n_inputs; ++k) {
@@ -137,8 +142,8 @@ static inline double gc_check_tol(gradcheck_t *c, ng_op_t *y, double tolerance) 
             const double numeric = (up - down) / (2 * h);
             const double score = fabs(a[i] - numeric) / fmax(1.0, fmax(fabs(a[i]), fabs(numeric)));
             if (!(score <= tolerance))
-                fail_msg("input %d element %lld: analytic %.12g, numeric %.12g (score %.3g > %.3g)", k, (long long)i, a[i],
-                         numeric, score, tolerance);
+                fail_msg("input %d element %lld: analytic %.12g, numeric %.12g (score %.3g > %.3g)",
+                         k, (long long)i, a[i], numeric, score, tolerance);
             if (score > worst) worst = score;
         }
         ng_tensor_release(analytic[k]);
@@ -149,6 +154,8 @@ static inline double gc_check_tol(gradcheck_t *c, ng_op_t *y, double tolerance) 
     return worst;
 }
 
-static inline double gc_check(gradcheck_t *c, ng_op_t *y) { return gc_check_tol(c, y, GC_TOLERANCE); }
+static inline double gc_check(gradcheck_t *c, ng_op_t *y) {
+    return gc_check_tol(c, y, GC_TOLERANCE);
+}
 
 #endif

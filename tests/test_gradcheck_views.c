@@ -6,7 +6,7 @@
 typedef struct setup {
     gradcheck_t c;
     const ng_axis_t *A, *B, *C;
-    ng_op_t *x;   /* (A 4, B 3, C 5) */
+    ng_op_t *x; /* (A 4, B 3, C 5) */
 } setup_t;
 
 static void begin(setup_t *s, uint64_t seed) {
@@ -18,11 +18,17 @@ static void begin(setup_t *s, uint64_t seed) {
     s->x = gc_input(&s->c, axes, 3, -1, 1);
 }
 
-static ng_slice_t range(int64_t start, int64_t stop, int64_t step) { return (ng_slice_t){start, stop, step, 0}; }
-static ng_slice_t index_at(int64_t i) { return (ng_slice_t){i, i + 1, 1, 1}; }
+static ng_slice_t range(int64_t start, int64_t stop, int64_t step) {
+    return (ng_slice_t){start, stop, step, 0};
+}
+static ng_slice_t index_at(int64_t i) {
+    return (ng_slice_t){i, i + 1, 1, 1};
+}
 
 /* sin() in front of each view so that the gradient reaching the view is not all ones. */
-static ng_op_t *wiggle(setup_t *s, ng_op_t *y) { return ng_sin(s->c.g, y); }
+static ng_op_t *wiggle(setup_t *s, ng_op_t *y) {
+    return ng_sin(s->c.g, y);
+}
 
 static void test_broadcast(void **state) {
     (void)state;
@@ -48,7 +54,8 @@ static void test_cast_axes(void **state) {
     (void)state;
     setup_t s;
     begin(&s, 502);
-    const ng_axis_t *renamed[3] = {ng_axis(s.c.g, "P", 4), ng_axis(s.c.g, "Q", 3), ng_axis(s.c.g, "R", 5)};
+    const ng_axis_t *renamed[3] = {ng_axis(s.c.g, "P", 4), ng_axis(s.c.g, "Q", 3),
+                                   ng_axis(s.c.g, "R", 5)};
     ng_op_t *q = gc_input(&s.c, &renamed[1], 1, -1, 1);
     gc_check(&s.c, ng_multiply(s.c.g, wiggle(&s, ng_cast_axes(s.c.g, s.x, renamed, 3)), q));
     gc_end(&s.c);
@@ -91,7 +98,8 @@ static void test_overlapping_slices(void **state) {
     ng_slice_t first[3] = {range(0, 3, 1), range(0, 3, 1), range(0, 5, 1)};
     ng_slice_t second[3] = {range(1, 4, 1), range(0, 3, 1), range(4, -1, -1)};
     ng_op_t *a = ng_slice(s.c.g, s.x, first, 3);
-    ng_op_t *b = ng_cast_axes(s.c.g, ng_slice(s.c.g, s.x, second, 3), (const ng_axis_t *[]){ng_op_axis(a, 0), s.B, s.C}, 3);
+    ng_op_t *b = ng_cast_axes(s.c.g, ng_slice(s.c.g, s.x, second, 3),
+                              (const ng_axis_t *[]){ng_op_axis(a, 0), s.B, s.C}, 3);
     gc_check(&s.c, ng_multiply(s.c.g, wiggle(&s, a), b));
     gc_end(&s.c);
 }
@@ -147,7 +155,8 @@ static void test_concat(void **state) {
     (void)state;
     setup_t s;
     begin(&s, 540);
-    const ng_axis_t *other[3] = {s.C, s.B, ng_axis(s.c.g, "A", 2)};  /* another order, A of length 2 */
+    const ng_axis_t *other[3] = {s.C, s.B,
+                                 ng_axis(s.c.g, "A", 2)}; /* another order, A of length 2 */
     ng_op_t *y = gc_input(&s.c, other, 3, -1, 1);
     ng_op_t *parts[3] = {s.x, y, s.x};
     gc_check(&s.c, wiggle(&s, ng_concat(s.c.g, parts, 3, "A")));
@@ -167,12 +176,18 @@ static void test_stack(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_broadcast),        cmocka_unit_test(test_axes_with_order),
-        cmocka_unit_test(test_cast_axes),        cmocka_unit_test(test_expand_dims),
-        cmocka_unit_test(test_slice_ranges),     cmocka_unit_test(test_overlapping_slices),
-        cmocka_unit_test(test_pad),              cmocka_unit_test(test_flatten_unflatten),
-        cmocka_unit_test(test_nested_flatten),   cmocka_unit_test(test_flatten_beside_flattened),
-        cmocka_unit_test(test_concat),           cmocka_unit_test(test_stack),
+        cmocka_unit_test(test_broadcast),
+        cmocka_unit_test(test_axes_with_order),
+        cmocka_unit_test(test_cast_axes),
+        cmocka_unit_test(test_expand_dims),
+        cmocka_unit_test(test_slice_ranges),
+        cmocka_unit_test(test_overlapping_slices),
+        cmocka_unit_test(test_pad),
+        cmocka_unit_test(test_flatten_unflatten),
+        cmocka_unit_test(test_nested_flatten),
+        cmocka_unit_test(test_flatten_beside_flattened),
+        cmocka_unit_test(test_concat),
+        cmocka_unit_test(test_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,47 +56,64 @@ static void the_four_tensor_kinds_have_seed_000_flags(void **state) {
     EXPECT_OP(ng_scalar_of(f->g, NG_INT64, -7), "Constant", NG_INT64, "()");
     EXPECT_OP(ng_scalar_of(f->g, NG_BOOL, 3), "Constant", NG_BOOL, "()");
     EXPECT_OP(ng_scalar_of(f->g, NG_UINT8, 255), "Constant", NG_UINT8, "()");
-    EXPECT_BUILD_FAILS(ng_scalar_of(f->g, NG_UINT8, 256), NG_ERR_INVALID_ARGUMENT, "ng_scalar_of", "256");
-    EXPECT_BUILD_FAILS(ng_scalar_of(f->g, NG_INT32, 1.5), NG_ERR_INVALID_ARGUMENT, "ng_scalar_of", "int32");
-    EXPECT_BUILD_FAILS(ng_scalar_of(f->g, NG_INT64, 9223372036854775808.0), NG_ERR_INVALID_ARGUMENT, "ng_scalar_of", "int64");
+    EXPECT_BUILD_FAILS(ng_scalar_of(f->g, NG_UINT8, 256), NG_ERR_INVALID_ARGUMENT, "ng_scalar_of",
+                       "256");
+    EXPECT_BUILD_FAILS(ng_scalar_of(f->g, NG_INT32, 1.5), NG_ERR_INVALID_ARGUMENT, "ng_scalar_of",
+                       "int32");
+    EXPECT_BUILD_FAILS(ng_scalar_of(f->g, NG_INT64, 9223372036854775808.0), NG_ERR_INVALID_ARGUMENT,
+                       "ng_scalar_of", "int64");
     EXPECT_BUILD_FAILS(ng_scalar_of(f->g, 42, 1), NG_ERR_DTYPE, "ng_scalar_of", "42");
     EXPECT_BUILD_FAILS(ng_scalar(f->g, 1e300), NG_ERR_INVALID_ARGUMENT, "ng_scalar", "float32");
 }
 
 static void assignable_tensor_flag_rules(void **state) {
     fixture_t *f = *state;
-    ng_op_t *t = ng_assignable_tensor(f->g, NG_FLOAT32, AXES(f->C), 1, NG_FLAG_PERSISTENT | NG_FLAG_TRAINABLE | NG_FLAG_INPUT, NULL);
+    ng_op_t *t = ng_assignable_tensor(f->g, NG_FLOAT32, AXES(f->C), 1,
+                                      NG_FLAG_PERSISTENT | NG_FLAG_TRAINABLE | NG_FLAG_INPUT, NULL);
     assert_non_null(t);
     assert_int_equal(ng_op_flags(t), NG_FLAG_PERSISTENT | NG_FLAG_TRAINABLE | NG_FLAG_INPUT);
     assert_string_equal(ng_op_type(t), "Placeholder");
-    assert_string_equal(ng_op_type(ng_assignable_tensor(f->g, NG_INT32, NULL, 0, NG_FLAG_PERSISTENT | NG_FLAG_CONSTANT, NULL)),
+    assert_string_equal(ng_op_type(ng_assignable_tensor(
+                            f->g, NG_INT32, NULL, 0, NG_FLAG_PERSISTENT | NG_FLAG_CONSTANT, NULL)),
                         "Constant");
-    EXPECT_BUILD_FAILS(ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, 16 | NG_FLAG_PERSISTENT, NULL), NG_ERR_INVALID_ARGUMENT,
-                       "ng_assignable_tensor", "unknown bits");
-    EXPECT_BUILD_FAILS(ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, NG_FLAG_TRAINABLE, NULL), NG_ERR_INVALID_ARGUMENT,
-                       "ng_assignable_tensor", "NG_FLAG_PERSISTENT");
-    EXPECT_BUILD_FAILS(ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, NG_FLAG_PERSISTENT | NG_FLAG_CONSTANT | NG_FLAG_INPUT, NULL),
-                       NG_ERR_INVALID_ARGUMENT, "ng_assignable_tensor", "constant");
-    EXPECT_BUILD_FAILS(ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, NG_FLAG_PERSISTENT | NG_FLAG_CONSTANT, ng_scalar(f->g, 1)),
-                       NG_ERR_INVALID_ARGUMENT, "ng_assignable_tensor", "initial_value");
+    EXPECT_BUILD_FAILS(
+        ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, 16 | NG_FLAG_PERSISTENT, NULL),
+        NG_ERR_INVALID_ARGUMENT, "ng_assignable_tensor", "unknown bits");
+    EXPECT_BUILD_FAILS(ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, NG_FLAG_TRAINABLE, NULL),
+                       NG_ERR_INVALID_ARGUMENT, "ng_assignable_tensor", "NG_FLAG_PERSISTENT");
+    EXPECT_BUILD_FAILS(
+        ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0,
+                             NG_FLAG_PERSISTENT | NG_FLAG_CONSTANT | NG_FLAG_INPUT, NULL),
+        NG_ERR_INVALID_ARGUMENT, "ng_assignable_tensor", "constant");
+    EXPECT_BUILD_FAILS(
+        ng_assignable_tensor(f->g, NG_FLOAT32, NULL, 0, NG_FLAG_PERSISTENT | NG_FLAG_CONSTANT,
+                             ng_scalar(f->g, 1)),
+        NG_ERR_INVALID_ARGUMENT, "ng_assignable_tensor", "initial_value");
 }
 
 static void tensor_argument_errors(void **state) {
     fixture_t *f = *state;
-    EXPECT_BUILD_FAILS(ng_placeholder(f->g, NG_FLOAT32, AXES(f->C, f->C3), 2, NULL), NG_ERR_AXES, "ng_placeholder", "twice");
-    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, NULL, 1, NULL), NG_ERR_INVALID_ARGUMENT, "ng_variable", "axes is NULL");
-    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, AXES(f->C), -1, NULL), NG_ERR_INVALID_ARGUMENT, "ng_variable", "negative");
-    EXPECT_BUILD_FAILS(ng_persistent_tensor(f->g, 0, AXES(f->C), 1, NULL), NG_ERR_DTYPE, "ng_persistent_tensor", "dtype");
-    EXPECT_BUILD_FAILS(ng_constant(NULL, NG_FLOAT32, NULL, 0, NULL), NG_ERR_INVALID_ARGUMENT, "ng_constant", "g is NULL");
-    EXPECT_BUILD_FAILS(ng_placeholder(f->g, NG_FLOAT32, AXES(f->C, NULL), 2, NULL), NG_ERR_INVALID_ARGUMENT, "ng_placeholder",
-                       "axes[1] is NULL");
+    EXPECT_BUILD_FAILS(ng_placeholder(f->g, NG_FLOAT32, AXES(f->C, f->C3), 2, NULL), NG_ERR_AXES,
+                       "ng_placeholder", "twice");
+    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, NULL, 1, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_variable", "axes is NULL");
+    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, AXES(f->C), -1, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_variable", "negative");
+    EXPECT_BUILD_FAILS(ng_persistent_tensor(f->g, 0, AXES(f->C), 1, NULL), NG_ERR_DTYPE,
+                       "ng_persistent_tensor", "dtype");
+    EXPECT_BUILD_FAILS(ng_constant(NULL, NG_FLOAT32, NULL, 0, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_constant", "g is NULL");
+    EXPECT_BUILD_FAILS(ng_placeholder(f->g, NG_FLOAT32, AXES(f->C, NULL), 2, NULL),
+                       NG_ERR_INVALID_ARGUMENT, "ng_placeholder", "axes[1] is NULL");
     /* An overflowing element count. */
     const ng_axis_t *huge = ng_axis(f->g, "Huge", INT64_MAX / 2);
-    EXPECT_BUILD_FAILS(ng_constant(f->g, NG_FLOAT64, AXES(huge, f->C), 2, NULL), NG_ERR_INVALID_ARGUMENT, "ng_constant", "overflows");
+    EXPECT_BUILD_FAILS(ng_constant(f->g, NG_FLOAT64, AXES(huge, f->C), 2, NULL),
+                       NG_ERR_INVALID_ARGUMENT, "ng_constant", "overflows");
     /* Axes of another graph. */
     ng_graph_t *other = ng_graph_create();
     const ng_axis_t *foreign = ng_axis(other, "C", 4);
-    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, &foreign, 1, NULL), NG_ERR_INVALID_ARGUMENT, "ng_variable", "another graph");
+    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, &foreign, 1, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_variable", "another graph");
     ng_graph_destroy(other);
 }
 
@@ -115,9 +132,12 @@ static void initial_values_are_recorded_and_checked(void **state) {
     ng_op_t *w = ng_variable(f->g, NG_FLOAT32, AXES(f->C, f->N), 2, row);
     assert_ptr_equal(ng_op_initial_value(w), row);
 
-    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT64, NULL, 0, zero), NG_ERR_DTYPE, "ng_variable", "float32");
-    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, AXES(f->C), 1, row), NG_ERR_AXES, "ng_variable", "N(5)");
-    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, AXES(f->C3, f->N), 2, w), NG_ERR_AXES, "ng_variable", "C(3) and C(4)");
+    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT64, NULL, 0, zero), NG_ERR_DTYPE, "ng_variable",
+                       "float32");
+    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, AXES(f->C), 1, row), NG_ERR_AXES,
+                       "ng_variable", "N(5)");
+    EXPECT_BUILD_FAILS(ng_variable(f->g, NG_FLOAT32, AXES(f->C3, f->N), 2, w), NG_ERR_AXES,
+                       "ng_variable", "C(3) and C(4)");
     assert_null(ng_op_initial_value(NULL));
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_op_initial_value", "op is NULL", NULL);
 }
@@ -199,7 +219,8 @@ static void graph_lists_its_ops_in_creation_order(void **state) {
     assert_null(ng_add(f->g, x, P(f, f->C3)));
     assert_int_equal(ng_graph_num_ops(f->g), 3);
     assert_int_equal(ng_graph_status(f->g), NG_ERR_AXES);
-    assert_string_equal(ng_graph_error(f->g), "ng_add: axes C(4) and C(3) share a name but not a length");
+    assert_string_equal(ng_graph_error(f->g),
+                        "ng_add: axes C(4) and C(3) share a name but not a length");
     /* Later successes keep the first error. */
     assert_non_null(ng_exp(f->g, x));
     assert_int_equal(ng_last_status(), NG_OK);
@@ -210,11 +231,13 @@ static void a_fresh_graph_has_no_error(void **state) {
     fixture_t *f = *state;
     assert_int_equal(ng_graph_status(f->g), NG_OK);
     assert_string_equal(ng_graph_error(f->g), "");
-    /* Propagation: a NULL from a failed builder fails the next one cleanly, the first error stays. */
+    /* Propagation: a NULL from a failed builder fails the next one cleanly, the first error stays.
+     */
     ng_op_t *bad = ng_tanh(f->g, ng_add(f->g, P(f, f->C), P(f, f->C3)));
     assert_null(bad);
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_tanh", "x is NULL", NULL);
-    assert_string_equal(ng_graph_error(f->g), "ng_add: axes C(4) and C(3) share a name but not a length");
+    assert_string_equal(ng_graph_error(f->g),
+                        "ng_add: axes C(4) and C(3) share a name but not a length");
 }
 
 static void metadata_and_selection(void **state) {

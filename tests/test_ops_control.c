@@ -30,18 +30,25 @@ static void seed_001_sequential_assignment(void **state) {
 static void sequential_takes_axes_and_dtype_of_the_last(void **state) {
     fixture_t *f = *state;
     ng_op_t *i = PT(f, NG_INT32, f->C), *x = P(f, f->N, f->H);
-    EXPECT_OP(ng_sequential(f->g, (ng_op_t *[]){i, x}, 2), "Sequential", NG_FLOAT32, "(N(5), H(2))");
+    EXPECT_OP(ng_sequential(f->g, (ng_op_t *[]){i, x}, 2), "Sequential", NG_FLOAT32,
+              "(N(5), H(2))");
     EXPECT_OP(ng_sequential(f->g, (ng_op_t *[]){x, i}, 2), "Sequential", NG_INT32, "(C(4))");
     EXPECT_OP(ng_sequential(f->g, (ng_op_t *[]){x}, 1), "Sequential", NG_FLOAT32, "(N(5), H(2))");
-    EXPECT_BUILD_FAILS(ng_sequential(f->g, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_sequential", "at least one");
-    EXPECT_BUILD_FAILS(ng_sequential(f->g, (ng_op_t *[]){x, NULL}, 2), NG_ERR_INVALID_ARGUMENT, "ng_sequential", "ops[1] is NULL");
-    EXPECT_BUILD_FAILS(ng_sequential(f->g, NULL, 2), NG_ERR_INVALID_ARGUMENT, "ng_sequential", "ops is NULL");
-    EXPECT_BUILD_FAILS(ng_sequential(f->g, (ng_op_t *[]){x}, -1), NG_ERR_INVALID_ARGUMENT, "ng_sequential", "negative");
+    EXPECT_BUILD_FAILS(ng_sequential(f->g, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_sequential",
+                       "at least one");
+    EXPECT_BUILD_FAILS(ng_sequential(f->g, (ng_op_t *[]){x, NULL}, 2), NG_ERR_INVALID_ARGUMENT,
+                       "ng_sequential", "ops[1] is NULL");
+    EXPECT_BUILD_FAILS(ng_sequential(f->g, NULL, 2), NG_ERR_INVALID_ARGUMENT, "ng_sequential",
+                       "ops is NULL");
+    EXPECT_BUILD_FAILS(ng_sequential(f->g, (ng_op_t *[]){x}, -1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_sequential", "negative");
     ng_graph_t *other = ng_graph_create();
     ng_op_t *y = ng_scalar(other, 1);
-    EXPECT_BUILD_FAILS(ng_sequential(f->g, (ng_op_t *[]){x, y}, 2), NG_ERR_INVALID_ARGUMENT, "ng_sequential", "another graph");
+    EXPECT_BUILD_FAILS(ng_sequential(f->g, (ng_op_t *[]){x, y}, 2), NG_ERR_INVALID_ARGUMENT,
+                       "ng_sequential", "another graph");
     /* No graph: the error goes to the first op's graph. */
-    EXPECT_BUILD_FAILS(ng_sequential(NULL, (ng_op_t *[]){y}, 1), NG_ERR_INVALID_ARGUMENT, "ng_sequential", "g is NULL");
+    EXPECT_BUILD_FAILS(ng_sequential(NULL, (ng_op_t *[]){y}, 1), NG_ERR_INVALID_ARGUMENT,
+                       "ng_sequential", "g is NULL");
     assert_string_equal(ng_graph_error(other), "ng_sequential: g is NULL");
     ng_graph_destroy(other);
 }
@@ -71,13 +78,19 @@ static void assign_errors(void **state) {
     fixture_t *f = *state;
     ng_op_t *v = ng_variable(f->g, NG_FLOAT32, AXES(f->C), 1, NULL);
     ng_op_t *c = ng_constant(f->g, NG_FLOAT32, AXES(f->C), 1, NULL);
-    EXPECT_BUILD_FAILS(ng_assign(f->g, c, v), NG_ERR_INVALID_ARGUMENT, "ng_assign", "is a constant");
-    EXPECT_BUILD_FAILS(ng_assign(f->g, ng_exp(f->g, v), v), NG_ERR_INVALID_ARGUMENT, "ng_assign", "not an assignable tensor");
+    EXPECT_BUILD_FAILS(ng_assign(f->g, c, v), NG_ERR_INVALID_ARGUMENT, "ng_assign",
+                       "is a constant");
+    EXPECT_BUILD_FAILS(ng_assign(f->g, ng_exp(f->g, v), v), NG_ERR_INVALID_ARGUMENT, "ng_assign",
+                       "not an assignable tensor");
     EXPECT_BUILD_FAILS(ng_assign(f->g, v, P(f, f->C, f->N)), NG_ERR_AXES, "ng_assign", "N(5)");
-    EXPECT_BUILD_FAILS(ng_assign(f->g, v, P(f, f->C3)), NG_ERR_AXES, "ng_assign", "share a name but not a length");
-    EXPECT_BUILD_FAILS(ng_assign(f->g, v, PT(f, NG_FLOAT64, f->C)), NG_ERR_DTYPE, "ng_assign", "float64");
-    EXPECT_BUILD_FAILS(ng_assign(f->g, NULL, v), NG_ERR_INVALID_ARGUMENT, "ng_assign", "lhs is NULL");
-    EXPECT_BUILD_FAILS(ng_assign(f->g, v, NULL), NG_ERR_INVALID_ARGUMENT, "ng_assign", "rhs is NULL");
+    EXPECT_BUILD_FAILS(ng_assign(f->g, v, P(f, f->C3)), NG_ERR_AXES, "ng_assign",
+                       "share a name but not a length");
+    EXPECT_BUILD_FAILS(ng_assign(f->g, v, PT(f, NG_FLOAT64, f->C)), NG_ERR_DTYPE, "ng_assign",
+                       "float64");
+    EXPECT_BUILD_FAILS(ng_assign(f->g, NULL, v), NG_ERR_INVALID_ARGUMENT, "ng_assign",
+                       "lhs is NULL");
+    EXPECT_BUILD_FAILS(ng_assign(f->g, v, NULL), NG_ERR_INVALID_ARGUMENT, "ng_assign",
+                       "rhs is NULL");
     assert_string_equal(ng_graph_error(f->g), "ng_assign: the target Constant is a constant");
 }
 
@@ -87,17 +100,16 @@ static void stop_gradient_is_an_identity_op(void **state) {
     ng_op_t *s = ng_stop_gradient(f->g, x);
     EXPECT_OP(s, "StopGradient", NG_FLOAT32, "(C(4), N(5))");
     assert_ptr_equal(ng_op_arg(s, 0), x);
-    EXPECT_BUILD_FAILS(ng_stop_gradient(f->g, NULL), NG_ERR_INVALID_ARGUMENT, "ng_stop_gradient", "x is NULL");
+    EXPECT_BUILD_FAILS(ng_stop_gradient(f->g, NULL), NG_ERR_INVALID_ARGUMENT, "ng_stop_gradient",
+                       "x is NULL");
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        T(seed_001_sequential_assignment),
-        T(sequential_takes_axes_and_dtype_of_the_last),
-        T(assign_broadcasts_rhs_to_the_target),
-        T(assign_errors),
+        T(seed_001_sequential_assignment),      T(sequential_takes_axes_and_dtype_of_the_last),
+        T(assign_broadcasts_rhs_to_the_target), T(assign_errors),
         T(stop_gradient_is_an_identity_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

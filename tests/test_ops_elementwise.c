@@ -15,12 +15,18 @@ static const struct {
     const char *name, *type;
     int comparison;
 } binaries[] = {
-    {ng_add, "ng_add", "Add", 0},           {ng_subtract, "ng_subtract", "Subtract", 0},
-    {ng_multiply, "ng_multiply", "Multiply", 0}, {ng_divide, "ng_divide", "Divide", 0},
-    {ng_power, "ng_power", "Power", 0},     {ng_maximum, "ng_maximum", "Maximum", 0},
-    {ng_minimum, "ng_minimum", "Minimum", 0}, {ng_equal, "ng_equal", "Equal", 1},
-    {ng_not_equal, "ng_not_equal", "NotEqual", 1}, {ng_less, "ng_less", "Less", 1},
-    {ng_less_equal, "ng_less_equal", "LessEqual", 1}, {ng_greater, "ng_greater", "Greater", 1},
+    {ng_add, "ng_add", "Add", 0},
+    {ng_subtract, "ng_subtract", "Subtract", 0},
+    {ng_multiply, "ng_multiply", "Multiply", 0},
+    {ng_divide, "ng_divide", "Divide", 0},
+    {ng_power, "ng_power", "Power", 0},
+    {ng_maximum, "ng_maximum", "Maximum", 0},
+    {ng_minimum, "ng_minimum", "Minimum", 0},
+    {ng_equal, "ng_equal", "Equal", 1},
+    {ng_not_equal, "ng_not_equal", "NotEqual", 1},
+    {ng_less, "ng_less", "Less", 1},
+    {ng_less_equal, "ng_less_equal", "LessEqual", 1},
+    {ng_greater, "ng_greater", "Greater", 1},
     {ng_greater_equal, "ng_greater_equal", "GreaterEqual", 1},
 };
 #define NUM_BINARIES (sizeof binaries / sizeof binaries[0])
@@ -30,12 +36,18 @@ static const struct {
     const char *name, *type;
     int float_only;
 } unaries[] = {
-    {ng_negative, "ng_negative", "Negative", 0}, {ng_absolute, "ng_absolute", "Absolute", 0},
-    {ng_sign, "ng_sign", "Sign", 0},             {ng_exp, "ng_exp", "Exp", 1},
-    {ng_log, "ng_log", "Log", 1},                {ng_sqrt, "ng_sqrt", "Sqrt", 1},
-    {ng_square, "ng_square", "Square", 0},       {ng_reciprocal, "ng_reciprocal", "Reciprocal", 1},
-    {ng_sigmoid, "ng_sigmoid", "Sigmoid", 1},    {ng_relu, "ng_relu", "Relu", 0},
-    {ng_sin, "ng_sin", "Sin", 1},                {ng_cos, "ng_cos", "Cos", 1},
+    {ng_negative, "ng_negative", "Negative", 0},
+    {ng_absolute, "ng_absolute", "Absolute", 0},
+    {ng_sign, "ng_sign", "Sign", 0},
+    {ng_exp, "ng_exp", "Exp", 1},
+    {ng_log, "ng_log", "Log", 1},
+    {ng_sqrt, "ng_sqrt", "Sqrt", 1},
+    {ng_square, "ng_square", "Square", 0},
+    {ng_reciprocal, "ng_reciprocal", "Reciprocal", 1},
+    {ng_sigmoid, "ng_sigmoid", "Sigmoid", 1},
+    {ng_relu, "ng_relu", "Relu", 0},
+    {ng_sin, "ng_sin", "Sin", 1},
+    {ng_cos, "ng_cos", "Cos", 1},
     {ng_tanh, "ng_tanh", "Tanh", 1},
 };
 #define NUM_UNARIES (sizeof unaries / sizeof unaries[0])
@@ -72,19 +84,23 @@ static void binary_refuses_equal_names_of_unequal_lengths(void **state) {
     fixture_t *f = *state;
     ng_op_t *a = P(f, f->C, f->N), *b = P(f, f->C3);
     for (size_t i = 0; i < NUM_BINARIES; ++i) {
-        EXPECT_BUILD_FAILS(binaries[i].fn(f->g, a, b), NG_ERR_AXES, binaries[i].name, "axes C(4) and C(3) share a name but not a length");
-        EXPECT_BUILD_FAILS(binaries[i].fn(f->g, b, a), NG_ERR_AXES, binaries[i].name, "axes C(3) and C(4) share a name but not a length");
+        EXPECT_BUILD_FAILS(binaries[i].fn(f->g, a, b), NG_ERR_AXES, binaries[i].name,
+                           "axes C(4) and C(3) share a name but not a length");
+        EXPECT_BUILD_FAILS(binaries[i].fn(f->g, b, a), NG_ERR_AXES, binaries[i].name,
+                           "axes C(3) and C(4) share a name but not a length");
     }
     /* The graph keeps the first error, the one of ng_add. */
     assert_int_equal(ng_graph_status(f->g), NG_ERR_AXES);
-    assert_string_equal(ng_graph_error(f->g), "ng_add: axes C(4) and C(3) share a name but not a length");
+    assert_string_equal(ng_graph_error(f->g),
+                        "ng_add: axes C(4) and C(3) share a name but not a length");
 }
 
 static void binary_refuses_mixed_dtypes_without_promotion(void **state) {
     fixture_t *f = *state;
     ng_op_t *x32 = P(f, f->C), *x64 = PT(f, NG_FLOAT64, f->C), *i32 = PT(f, NG_INT32, f->C);
     for (size_t i = 0; i < NUM_BINARIES; ++i) {
-        EXPECT_BUILD_FAILS(binaries[i].fn(f->g, x32, x64), NG_ERR_DTYPE, binaries[i].name, "float32");
+        EXPECT_BUILD_FAILS(binaries[i].fn(f->g, x32, x64), NG_ERR_DTYPE, binaries[i].name,
+                           "float32");
         check_failure(NG_ERR_DTYPE, binaries[i].name, "float64", "ng_cast");
         EXPECT_BUILD_FAILS(binaries[i].fn(f->g, i32, x32), NG_ERR_DTYPE, binaries[i].name, "int32");
     }
@@ -97,7 +113,8 @@ static void integer_and_bool_operands(void **state) {
     fixture_t *f = *state;
     ng_op_t *i64 = PT(f, NG_INT64, f->C, f->N), *b = PT(f, NG_BOOL, f->N);
     for (size_t i = 0; i < NUM_BINARIES; ++i)
-        EXPECT_OP(binaries[i].fn(f->g, i64, i64), binaries[i].type, binaries[i].comparison ? NG_BOOL : NG_INT64, "(C(4), N(5))");
+        EXPECT_OP(binaries[i].fn(f->g, i64, i64), binaries[i].type,
+                  binaries[i].comparison ? NG_BOOL : NG_INT64, "(C(4), N(5))");
     /* bool: comparisons and max/min (or/and) yes, arithmetic no. */
     EXPECT_OP(ng_equal(f->g, b, b), "Equal", NG_BOOL, "(N(5))");
     EXPECT_OP(ng_maximum(f->g, b, b), "Maximum", NG_BOOL, "(N(5))");
@@ -148,8 +165,10 @@ static void select_aligns_value_axes_first(void **state) {
     assert_ptr_equal(ng_op_arg(s, 2), b);
     EXPECT_OP(ng_select(f->g, cond, b, a), "Select", NG_FLOAT32, "(N(5), C(4), W(3))");
     EXPECT_BUILD_FAILS(ng_select(f->g, a, a, b), NG_ERR_DTYPE, "ng_select", "condition");
-    EXPECT_BUILD_FAILS(ng_select(f->g, cond, a, PT(f, NG_INT32, f->N)), NG_ERR_DTYPE, "ng_select", "int32");
-    EXPECT_BUILD_FAILS(ng_select(f->g, PT(f, NG_BOOL, f->C3), a, b), NG_ERR_AXES, "ng_select", "C(4) and C(3)");
+    EXPECT_BUILD_FAILS(ng_select(f->g, cond, a, PT(f, NG_INT32, f->N)), NG_ERR_DTYPE, "ng_select",
+                       "int32");
+    EXPECT_BUILD_FAILS(ng_select(f->g, PT(f, NG_BOOL, f->C3), a, b), NG_ERR_AXES, "ng_select",
+                       "C(4) and C(3)");
 }
 
 static void null_and_foreign_arguments_fail_cleanly(void **state) {
@@ -158,8 +177,10 @@ static void null_and_foreign_arguments_fail_cleanly(void **state) {
     EXPECT_BUILD_FAILS(ng_add(f->g, x, NULL), NG_ERR_INVALID_ARGUMENT, "ng_add", "b is NULL");
     EXPECT_BUILD_FAILS(ng_add(f->g, NULL, x), NG_ERR_INVALID_ARGUMENT, "ng_add", "a is NULL");
     EXPECT_BUILD_FAILS(ng_tanh(f->g, NULL), NG_ERR_INVALID_ARGUMENT, "ng_tanh", "x is NULL");
-    EXPECT_BUILD_FAILS(ng_cast(f->g, NULL, NG_FLOAT32), NG_ERR_INVALID_ARGUMENT, "ng_cast", "x is NULL");
-    EXPECT_BUILD_FAILS(ng_select(f->g, NULL, x, x), NG_ERR_INVALID_ARGUMENT, "ng_select", "condition is NULL");
+    EXPECT_BUILD_FAILS(ng_cast(f->g, NULL, NG_FLOAT32), NG_ERR_INVALID_ARGUMENT, "ng_cast",
+                       "x is NULL");
+    EXPECT_BUILD_FAILS(ng_select(f->g, NULL, x, x), NG_ERR_INVALID_ARGUMENT, "ng_select",
+                       "condition is NULL");
     assert_int_equal(ng_graph_status(f->g), NG_ERR_INVALID_ARGUMENT);
     assert_string_equal(ng_graph_error(f->g), "ng_add: b is NULL");
 
@@ -174,8 +195,10 @@ static void null_and_foreign_arguments_fail_cleanly(void **state) {
     EXPECT_BUILD_FAILS(ng_add(f->g, x, y), NG_ERR_INVALID_ARGUMENT, "ng_add", "another graph");
     EXPECT_BUILD_FAILS(ng_add(other, x, y), NG_ERR_INVALID_ARGUMENT, "ng_add", "another graph");
     /* A handle of the wrong type: an axis passed as an op. */
-    EXPECT_BUILD_FAILS(ng_exp(f->g, (ng_op_t *)(void *)f->C), NG_ERR_INVALID_ARGUMENT, "ng_exp", "not an op");
-    EXPECT_BUILD_FAILS(ng_exp((ng_graph_t *)(void *)x, x), NG_ERR_INVALID_ARGUMENT, "ng_exp", "not a graph");
+    EXPECT_BUILD_FAILS(ng_exp(f->g, (ng_op_t *)(void *)f->C), NG_ERR_INVALID_ARGUMENT, "ng_exp",
+                       "not an op");
+    EXPECT_BUILD_FAILS(ng_exp((ng_graph_t *)(void *)x, x), NG_ERR_INVALID_ARGUMENT, "ng_exp",
+                       "not a graph");
     ng_graph_destroy(other);
 }
 

@@ -14,7 +14,7 @@ static const struct {
     reduce_fn fn;
     const char *name, *type;
 } reductions[] = {
-    {ng_sum, "ng_sum", "Sum"}, {ng_max, "ng_max", "Max"}, {ng_min, "ng_min", "Min"},
+    {ng_sum, "ng_sum", "Sum"},    {ng_max, "ng_max", "Max"},    {ng_min, "ng_min", "Min"},
     {ng_mean, "ng_mean", "Mean"}, {ng_prod, "ng_prod", "Prod"},
 };
 #define NUM_REDUCTIONS (sizeof reductions / sizeof reductions[0])
@@ -26,7 +26,8 @@ static void reductions_keep_the_other_axes_in_order(void **state) {
         ng_op_t *r = reductions[i].fn(f->g, x, AXES(f->W, f->C), 2);
         EXPECT_OP(r, reductions[i].type, NG_FLOAT32, "(H(2), N(5))");
         assert_ptr_equal(ng_op_arg(r, 0), x);
-        EXPECT_OP(reductions[i].fn(f->g, x, AXES(f->N), 1), reductions[i].type, NG_FLOAT32, "(C(4), H(2), W(3))");
+        EXPECT_OP(reductions[i].fn(f->g, x, AXES(f->N), 1), reductions[i].type, NG_FLOAT32,
+                  "(C(4), H(2), W(3))");
         /* n == 0 reduces everything. */
         EXPECT_OP(reductions[i].fn(f->g, x, NULL, 0), reductions[i].type, NG_FLOAT32, "()");
     }
@@ -40,12 +41,18 @@ static void reduction_errors(void **state) {
         const char *fn = reductions[i].name;
         EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->W), 1), NG_ERR_AXES, fn, "W(3)");
         check_failure(NG_ERR_AXES, fn, "(C(4), N(5))", NULL);
-        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->C3), 1), NG_ERR_AXES, fn, "C(4) and C(3)");
-        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->C, f->C), 2), NG_ERR_AXES, fn, "twice");
-        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, NULL, 1), NG_ERR_INVALID_ARGUMENT, fn, "axes is NULL");
-        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->C), -1), NG_ERR_INVALID_ARGUMENT, fn, "negative");
-        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(NULL), 1), NG_ERR_INVALID_ARGUMENT, fn, "axes[0] is NULL");
-        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, NULL, NULL, 0), NG_ERR_INVALID_ARGUMENT, fn, "x is NULL");
+        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->C3), 1), NG_ERR_AXES, fn,
+                           "C(4) and C(3)");
+        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->C, f->C), 2), NG_ERR_AXES, fn,
+                           "twice");
+        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, NULL, 1), NG_ERR_INVALID_ARGUMENT, fn,
+                           "axes is NULL");
+        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(f->C), -1), NG_ERR_INVALID_ARGUMENT, fn,
+                           "negative");
+        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, x, AXES(NULL), 1), NG_ERR_INVALID_ARGUMENT, fn,
+                           "axes[0] is NULL");
+        EXPECT_BUILD_FAILS(reductions[i].fn(f->g, NULL, NULL, 0), NG_ERR_INVALID_ARGUMENT, fn,
+                           "x is NULL");
         EXPECT_BUILD_FAILS(reductions[i].fn(f->g, b, NULL, 0), NG_ERR_DTYPE, fn, "bool");
     }
     EXPECT_OP(ng_sum(f->g, i32, NULL, 0), "Sum", NG_INT32, "()");
@@ -53,7 +60,8 @@ static void reduction_errors(void **state) {
     /* An axis of another graph. */
     ng_graph_t *other = ng_graph_create();
     const ng_axis_t *foreign = ng_axis(other, "C", 4);
-    EXPECT_BUILD_FAILS(ng_sum(f->g, x, &foreign, 1), NG_ERR_INVALID_ARGUMENT, "ng_sum", "another graph");
+    EXPECT_BUILD_FAILS(ng_sum(f->g, x, &foreign, 1), NG_ERR_INVALID_ARGUMENT, "ng_sum",
+                       "another graph");
     ng_graph_destroy(other);
 }
 
@@ -68,7 +76,8 @@ static void argmax_and_argmin_give_int64(void **state) {
     EXPECT_BUILD_FAILS(ng_argmax(f->g, x, f->W), NG_ERR_AXES, "ng_argmax", "W(3)");
     EXPECT_BUILD_FAILS(ng_argmin(f->g, x, NULL), NG_ERR_INVALID_ARGUMENT, "ng_argmin", "axis");
     EXPECT_BUILD_FAILS(ng_argmin(f->g, x, f->C3), NG_ERR_AXES, "ng_argmin", "C(4) and C(3)");
-    EXPECT_BUILD_FAILS(ng_argmax(f->g, PT(f, NG_BOOL, f->C), f->C), NG_ERR_DTYPE, "ng_argmax", "bool");
+    EXPECT_BUILD_FAILS(ng_argmax(f->g, PT(f, NG_BOOL, f->C), f->C), NG_ERR_DTYPE, "ng_argmax",
+                       "bool");
 }
 
 static void dot_contracts_shared_axes(void **state) {
@@ -92,7 +101,8 @@ static void dot_contracts_shared_axes(void **state) {
 
     EXPECT_BUILD_FAILS(ng_dot(f->g, w, P(f, f->C3)), NG_ERR_AXES, "ng_dot", "C(4) and C(3)");
     EXPECT_BUILD_FAILS(ng_dot(f->g, w, PT(f, NG_FLOAT64, f->C)), NG_ERR_DTYPE, "ng_dot", "float64");
-    EXPECT_BUILD_FAILS(ng_dot(f->g, PT(f, NG_BOOL, f->C), PT(f, NG_BOOL, f->C)), NG_ERR_DTYPE, "ng_dot", "bool");
+    EXPECT_BUILD_FAILS(ng_dot(f->g, PT(f, NG_BOOL, f->C), PT(f, NG_BOOL, f->C)), NG_ERR_DTYPE,
+                       "ng_dot", "bool");
     EXPECT_BUILD_FAILS(ng_dot(f->g, NULL, w), NG_ERR_INVALID_ARGUMENT, "ng_dot", "a is NULL");
 }
 
@@ -102,7 +112,8 @@ static void softmax_keeps_axes(void **state) {
     EXPECT_OP(ng_softmax(f->g, x, AXES(f->C), 1), "Softmax", NG_FLOAT32, "(C(4), N(5))");
     EXPECT_OP(ng_log_softmax(f->g, x, NULL, 0), "LogSoftmax", NG_FLOAT32, "(C(4), N(5))");
     EXPECT_BUILD_FAILS(ng_softmax(f->g, x, AXES(f->H), 1), NG_ERR_AXES, "ng_softmax", "H(2)");
-    EXPECT_BUILD_FAILS(ng_log_softmax(f->g, PT(f, NG_INT32, f->C), NULL, 0), NG_ERR_DTYPE, "ng_log_softmax", "int32");
+    EXPECT_BUILD_FAILS(ng_log_softmax(f->g, PT(f, NG_INT32, f->C), NULL, 0), NG_ERR_DTYPE,
+                       "ng_log_softmax", "int32");
 }
 
 /* The composite's op chain from the result down through first arguments, as types. */
@@ -141,10 +152,13 @@ static void composites_build_primitive_subgraphs(void **state) {
     EXPECT_OP(ng_op_arg(centered, 1), "Mean", NG_FLOAT32, "(C(4))");
     assert_ptr_equal(ng_op_arg(ng_op_arg(centered, 1), 0), x);
 
-    EXPECT_BUILD_FAILS(ng_squared_l2(f->g, PT(f, NG_INT32, f->C), NULL, 0), NG_ERR_DTYPE, "ng_squared_l2", "int32");
+    EXPECT_BUILD_FAILS(ng_squared_l2(f->g, PT(f, NG_INT32, f->C), NULL, 0), NG_ERR_DTYPE,
+                       "ng_squared_l2", "int32");
     EXPECT_BUILD_FAILS(ng_variance(f->g, x, AXES(f->W), 1), NG_ERR_AXES, "ng_variance", "W(3)");
-    EXPECT_BUILD_FAILS(ng_l1_norm(f->g, NULL, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_l1_norm", "x is NULL");
-    EXPECT_BUILD_FAILS(ng_l2_norm(f->g, x, AXES(f->C3), 1), NG_ERR_AXES, "ng_l2_norm", "C(4) and C(3)");
+    EXPECT_BUILD_FAILS(ng_l1_norm(f->g, NULL, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_l1_norm",
+                       "x is NULL");
+    EXPECT_BUILD_FAILS(ng_l2_norm(f->g, x, AXES(f->C3), 1), NG_ERR_AXES, "ng_l2_norm",
+                       "C(4) and C(3)");
 }
 
 static void failed_composites_leave_no_ops_behind(void **state) {
@@ -176,10 +190,13 @@ static void cross_entropy_multi_of_softmax_uses_log_softmax(void **state) {
     EXPECT_OP(plain, "Negative", NG_FLOAT32, "()");
     EXPECT_OP(ng_op_arg(ng_op_arg(ng_op_arg(plain, 0), 0), 1), "Log", NG_FLOAT32, "(C(4), N(5))");
 
-    EXPECT_BUILD_FAILS(ng_cross_entropy_multi(f->g, y, P(f, f->C3), NULL, 0), NG_ERR_AXES, "ng_cross_entropy_multi", "C(4) and C(3)");
-    EXPECT_BUILD_FAILS(ng_cross_entropy_multi(f->g, y, NULL, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_cross_entropy_multi", "t is NULL");
-    EXPECT_BUILD_FAILS(ng_cross_entropy_multi(f->g, PT(f, NG_INT32, f->C), PT(f, NG_INT32, f->C), NULL, 0), NG_ERR_DTYPE,
-                       "ng_cross_entropy_multi", "int32");
+    EXPECT_BUILD_FAILS(ng_cross_entropy_multi(f->g, y, P(f, f->C3), NULL, 0), NG_ERR_AXES,
+                       "ng_cross_entropy_multi", "C(4) and C(3)");
+    EXPECT_BUILD_FAILS(ng_cross_entropy_multi(f->g, y, NULL, NULL, 0), NG_ERR_INVALID_ARGUMENT,
+                       "ng_cross_entropy_multi", "t is NULL");
+    EXPECT_BUILD_FAILS(
+        ng_cross_entropy_multi(f->g, PT(f, NG_INT32, f->C), PT(f, NG_INT32, f->C), NULL, 0),
+        NG_ERR_DTYPE, "ng_cross_entropy_multi", "int32");
 }
 
 /* Counts ops of a type upstream of op (each op once). */
@@ -188,7 +205,8 @@ static int count_upstream(const ng_op_t *op, const char *type, const ng_op_t **s
         if (seen[i] == op) return 0;
     seen[(*nseen)++] = op;
     int count = strcmp(ng_op_type(op), type) == 0;
-    for (int32_t i = 0; i < ng_op_num_args(op); ++i) count += count_upstream(ng_op_arg(op, i), type, seen, nseen);
+    for (int32_t i = 0; i < ng_op_num_args(op); ++i)
+        count += count_upstream(ng_op_arg(op, i), type, seen, nseen);
     return count;
 }
 
@@ -219,9 +237,10 @@ static void cross_entropy_binary_of_sigmoid_uses_logits(void **state) {
     ng_op_t *plain = ng_cross_entropy_binary(f->g, p, t, NULL, 0);
     EXPECT_OP(plain, "Negative", NG_FLOAT32, "(N(5))");
     assert_int_equal(count_type(plain, "Log"), 2);
-    EXPECT_BUILD_FAILS(ng_cross_entropy_binary(f->g, y, PT(f, NG_FLOAT64, f->N), NULL, 0), NG_ERR_DTYPE, "ng_cross_entropy_binary",
-                       "float64");
-    EXPECT_BUILD_FAILS(ng_cross_entropy_binary(f->g, y, t, AXES(f->C), 1), NG_ERR_AXES, "ng_cross_entropy_binary", "C(4)");
+    EXPECT_BUILD_FAILS(ng_cross_entropy_binary(f->g, y, PT(f, NG_FLOAT64, f->N), NULL, 0),
+                       NG_ERR_DTYPE, "ng_cross_entropy_binary", "float64");
+    EXPECT_BUILD_FAILS(ng_cross_entropy_binary(f->g, y, t, AXES(f->C), 1), NG_ERR_AXES,
+                       "ng_cross_entropy_binary", "C(4)");
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)

@@ -13,19 +13,27 @@ static void broadcast_reaches_the_given_axes_in_their_order(void **state) {
     ng_op_t *b = ng_broadcast(f->g, x, AXES(f->N, f->H, f->C), 3);
     EXPECT_OP(b, "Broadcast", NG_FLOAT32, "(N(5), H(2), C(4))");
     assert_ptr_equal(ng_op_arg(b, 0), x);
-    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, AXES(f->N, f->H), 2), NG_ERR_AXES, "ng_broadcast", "C(4)");
-    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, AXES(f->N, f->C3), 2), NG_ERR_AXES, "ng_broadcast", "C(4) and C(3)");
-    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, AXES(f->N, f->C, f->N), 3), NG_ERR_AXES, "ng_broadcast", "twice");
-    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, NULL, 2), NG_ERR_INVALID_ARGUMENT, "ng_broadcast", "axes is NULL");
+    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, AXES(f->N, f->H), 2), NG_ERR_AXES, "ng_broadcast",
+                       "C(4)");
+    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, AXES(f->N, f->C3), 2), NG_ERR_AXES, "ng_broadcast",
+                       "C(4) and C(3)");
+    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, AXES(f->N, f->C, f->N), 3), NG_ERR_AXES,
+                       "ng_broadcast", "twice");
+    EXPECT_BUILD_FAILS(ng_broadcast(f->g, x, NULL, 2), NG_ERR_INVALID_ARGUMENT, "ng_broadcast",
+                       "axes is NULL");
 }
 
 static void axes_with_order_permutes(void **state) {
     fixture_t *f = *state;
     ng_op_t *x = P(f, f->C, f->H, f->N);
-    EXPECT_OP(ng_axes_with_order(f->g, x, AXES(f->N, f->C, f->H), 3), "AxesWithOrder", NG_FLOAT32, "(N(5), C(4), H(2))");
-    EXPECT_BUILD_FAILS(ng_axes_with_order(f->g, x, AXES(f->N, f->C), 2), NG_ERR_AXES, "ng_axes_with_order", "permutation");
-    EXPECT_BUILD_FAILS(ng_axes_with_order(f->g, x, AXES(f->N, f->C, f->W), 3), NG_ERR_AXES, "ng_axes_with_order", "W(3)");
-    EXPECT_BUILD_FAILS(ng_axes_with_order(f->g, x, AXES(f->N, f->C, f->C), 3), NG_ERR_AXES, "ng_axes_with_order", "twice");
+    EXPECT_OP(ng_axes_with_order(f->g, x, AXES(f->N, f->C, f->H), 3), "AxesWithOrder", NG_FLOAT32,
+              "(N(5), C(4), H(2))");
+    EXPECT_BUILD_FAILS(ng_axes_with_order(f->g, x, AXES(f->N, f->C), 2), NG_ERR_AXES,
+                       "ng_axes_with_order", "permutation");
+    EXPECT_BUILD_FAILS(ng_axes_with_order(f->g, x, AXES(f->N, f->C, f->W), 3), NG_ERR_AXES,
+                       "ng_axes_with_order", "W(3)");
+    EXPECT_BUILD_FAILS(ng_axes_with_order(f->g, x, AXES(f->N, f->C, f->C), 3), NG_ERR_AXES,
+                       "ng_axes_with_order", "twice");
 }
 
 static void cast_axes_renames_equal_lengths(void **state) {
@@ -33,8 +41,10 @@ static void cast_axes_renames_equal_lengths(void **state) {
     const ng_axis_t *K = ng_axis(f->g, "K", 4), *M = ng_axis(f->g, "M", 5);
     ng_op_t *x = P(f, f->C, f->N);
     EXPECT_OP(ng_cast_axes(f->g, x, AXES(K, M), 2), "CastAxes", NG_FLOAT32, "(K(4), M(5))");
-    EXPECT_BUILD_FAILS(ng_cast_axes(f->g, x, AXES(M, K), 2), NG_ERR_AXES, "ng_cast_axes", "C(4) cannot become M(5)");
-    EXPECT_BUILD_FAILS(ng_cast_axes(f->g, x, AXES(K), 1), NG_ERR_AXES, "ng_cast_axes", "not as many");
+    EXPECT_BUILD_FAILS(ng_cast_axes(f->g, x, AXES(M, K), 2), NG_ERR_AXES, "ng_cast_axes",
+                       "C(4) cannot become M(5)");
+    EXPECT_BUILD_FAILS(ng_cast_axes(f->g, x, AXES(K), 1), NG_ERR_AXES, "ng_cast_axes",
+                       "not as many");
     EXPECT_BUILD_FAILS(ng_cast_axes(f->g, x, AXES(K, K), 2), NG_ERR_AXES, "ng_cast_axes", "twice");
 }
 
@@ -45,10 +55,14 @@ static void expand_dims_inserts_an_axis(void **state) {
     EXPECT_OP(ng_expand_dims(f->g, x, one, 0), "Broadcast", NG_FLOAT32, "(One(1), C(4), N(5))");
     EXPECT_OP(ng_expand_dims(f->g, x, f->H, 1), "Broadcast", NG_FLOAT32, "(C(4), H(2), N(5))");
     EXPECT_OP(ng_expand_dims(f->g, x, f->H, 2), "Broadcast", NG_FLOAT32, "(C(4), N(5), H(2))");
-    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, f->H, 3), NG_ERR_INVALID_ARGUMENT, "ng_expand_dims", "position 3");
-    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, f->H, -1), NG_ERR_INVALID_ARGUMENT, "ng_expand_dims", "position -1");
-    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, f->C3, 0), NG_ERR_AXES, "ng_expand_dims", "already an axis");
-    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_expand_dims", "axis is NULL");
+    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, f->H, 3), NG_ERR_INVALID_ARGUMENT, "ng_expand_dims",
+                       "position 3");
+    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, f->H, -1), NG_ERR_INVALID_ARGUMENT, "ng_expand_dims",
+                       "position -1");
+    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, f->C3, 0), NG_ERR_AXES, "ng_expand_dims",
+                       "already an axis");
+    EXPECT_BUILD_FAILS(ng_expand_dims(f->g, x, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_expand_dims",
+                       "axis is NULL");
 }
 
 static void slicing_keeps_names_with_new_lengths(void **state) {
@@ -73,20 +87,28 @@ static void slicing_errors_name_the_axis(void **state) {
     fixture_t *f = *state;
     ng_op_t *x = P(f, f->C, f->N);
     ng_slice_t zero_step[] = {{0, 4, 0, 0}, {0, 5, 1, 0}};
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, zero_step, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "C(4) has step 0");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, zero_step, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "C(4) has step 0");
     ng_slice_t past_end[] = {{0, 4, 1, 0}, {0, 6, 1, 0}};
     EXPECT_BUILD_FAILS(ng_slice(f->g, x, past_end, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "N(5)");
     ng_slice_t backwards_from_length[] = {{4, -1, -1, 0}, {0, 5, 1, 0}};
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, backwards_from_length, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "C(4)");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, backwards_from_length, 2), NG_ERR_INVALID_ARGUMENT,
+                       "ng_slice", "C(4)");
     ng_slice_t reversed_range[] = {{3, 1, 1, 0}, {0, 5, 1, 0}};
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, reversed_range, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "[3:1:1]");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, reversed_range, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "[3:1:1]");
     ng_slice_t bad_index[] = {{0, 4, 1, 0}, {5, 0, 0, 1}};
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, bad_index, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "index 5 is outside axis N(5)");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, bad_index, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "index 5 is outside axis N(5)");
     ng_slice_t negative_index[] = {{-1, 0, 0, 1}, {0, 5, 1, 0}};
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, negative_index, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "index -1");
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, zero_step, 1), NG_ERR_INVALID_ARGUMENT, "ng_slice", "rank 2");
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, NULL, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "specs is NULL");
-    EXPECT_BUILD_FAILS(ng_slice(f->g, x, zero_step, -2), NG_ERR_INVALID_ARGUMENT, "ng_slice", "negative");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, negative_index, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "index -1");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, zero_step, 1), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "rank 2");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, NULL, 2), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "specs is NULL");
+    EXPECT_BUILD_FAILS(ng_slice(f->g, x, zero_step, -2), NG_ERR_INVALID_ARGUMENT, "ng_slice",
+                       "negative");
 }
 
 static void padding_grows_axes(void **state) {
@@ -95,12 +117,14 @@ static void padding_grows_axes(void **state) {
     ng_op_t *p = ng_pad(f->g, x, (const int64_t[]){1, 0}, (const int64_t[]){2, 0}, 2);
     EXPECT_OP(p, "Pad", NG_FLOAT32, "(C(7), N(5))");
     assert_ptr_equal(ng_op_axis(p, 1), f->N);
-    EXPECT_BUILD_FAILS(ng_pad(f->g, x, (const int64_t[]){-1, 0}, (const int64_t[]){0, 0}, 2), NG_ERR_INVALID_ARGUMENT, "ng_pad",
-                       "C(4) is negative");
-    EXPECT_BUILD_FAILS(ng_pad(f->g, x, (const int64_t[]){0, INT64_MAX}, (const int64_t[]){0, 1}, 2), NG_ERR_INVALID_ARGUMENT,
-                       "ng_pad", "overflows");
-    EXPECT_BUILD_FAILS(ng_pad(f->g, x, (const int64_t[]){0}, (const int64_t[]){0}, 1), NG_ERR_INVALID_ARGUMENT, "ng_pad", "rank 2");
-    EXPECT_BUILD_FAILS(ng_pad(f->g, x, NULL, (const int64_t[]){0, 0}, 2), NG_ERR_INVALID_ARGUMENT, "ng_pad", "before is NULL");
+    EXPECT_BUILD_FAILS(ng_pad(f->g, x, (const int64_t[]){-1, 0}, (const int64_t[]){0, 0}, 2),
+                       NG_ERR_INVALID_ARGUMENT, "ng_pad", "C(4) is negative");
+    EXPECT_BUILD_FAILS(ng_pad(f->g, x, (const int64_t[]){0, INT64_MAX}, (const int64_t[]){0, 1}, 2),
+                       NG_ERR_INVALID_ARGUMENT, "ng_pad", "overflows");
+    EXPECT_BUILD_FAILS(ng_pad(f->g, x, (const int64_t[]){0}, (const int64_t[]){0}, 1),
+                       NG_ERR_INVALID_ARGUMENT, "ng_pad", "rank 2");
+    EXPECT_BUILD_FAILS(ng_pad(f->g, x, NULL, (const int64_t[]){0, 0}, 2), NG_ERR_INVALID_ARGUMENT,
+                       "ng_pad", "before is NULL");
 }
 
 static void flatten_remembers_components_and_unflatten_restores_them(void **state) {
@@ -129,13 +153,19 @@ static void flatten_remembers_components_and_unflatten_restores_them(void **stat
     EXPECT_OP(twice, "Flatten", NG_FLOAT32, "(CHW(24), N(5))");
     EXPECT_OP(ng_unflatten(f->g, twice), "Unflatten", NG_FLOAT32, "(C(4), H_W(6), N(5))");
 
-    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->W, f->H), 2, NULL), NG_ERR_AXES, "ng_flatten", "consecutive");
-    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->C, f->W), 2, NULL), NG_ERR_AXES, "ng_flatten", "consecutive");
-    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->H, f->W), 2, "N"), NG_ERR_AXES, "ng_flatten", "name N");
-    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, NULL, 0, NULL), NG_ERR_INVALID_ARGUMENT, "ng_flatten", "no axes");
-    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->C3), 1, NULL), NG_ERR_AXES, "ng_flatten", "C(4) and C(3)");
+    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->W, f->H), 2, NULL), NG_ERR_AXES, "ng_flatten",
+                       "consecutive");
+    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->C, f->W), 2, NULL), NG_ERR_AXES, "ng_flatten",
+                       "consecutive");
+    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->H, f->W), 2, "N"), NG_ERR_AXES, "ng_flatten",
+                       "name N");
+    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, NULL, 0, NULL), NG_ERR_INVALID_ARGUMENT, "ng_flatten",
+                       "no axes");
+    EXPECT_BUILD_FAILS(ng_flatten(f->g, x, AXES(f->C3), 1, NULL), NG_ERR_AXES, "ng_flatten",
+                       "C(4) and C(3)");
     EXPECT_BUILD_FAILS(ng_unflatten(f->g, x), NG_ERR_AXES, "ng_unflatten", "no flattened axis");
-    EXPECT_BUILD_FAILS(ng_unflatten(f->g, NULL), NG_ERR_INVALID_ARGUMENT, "ng_unflatten", "x is NULL");
+    EXPECT_BUILD_FAILS(ng_unflatten(f->g, NULL), NG_ERR_INVALID_ARGUMENT, "ng_unflatten",
+                       "x is NULL");
 }
 
 static void concat_adds_lengths(void **state) {
@@ -152,15 +182,23 @@ static void concat_adds_lengths(void **state) {
     ng_op_t *c2 = ng_concat(f->g, (ng_op_t *[]){a, swapped}, 2, "T");
     EXPECT_OP(c2, "Concat", NG_FLOAT32, "(C(4), T(5))");
     EXPECT_OP(ng_op_arg(c2, 1), "AxesWithOrder", NG_FLOAT32, "(C(4), T(3))");
-    EXPECT_OP(ng_concat(f->g, (ng_op_t *[]){swapped, a}, 2, "T"), "Concat", NG_FLOAT32, "(T(5), C(4))");
+    EXPECT_OP(ng_concat(f->g, (ng_op_t *[]){swapped, a}, 2, "T"), "Concat", NG_FLOAT32,
+              "(T(5), C(4))");
 
-    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, b}, 2, "X"), NG_ERR_AXES, "ng_concat", "no axis named X");
-    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, P(f, f->C3, T2)}, 2, "T"), NG_ERR_AXES, "ng_concat", "C(4) and C(3)");
-    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, P(f, f->N, T2)}, 2, "T"), NG_ERR_AXES, "ng_concat", "lacks axis C(4)");
-    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, PT(f, NG_INT32, f->C, T2)}, 2, "T"), NG_ERR_DTYPE, "ng_concat", "int32");
-    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, NULL}, 2, "T"), NG_ERR_INVALID_ARGUMENT, "ng_concat", "ops[1] is NULL");
-    EXPECT_BUILD_FAILS(ng_concat(f->g, NULL, 0, "T"), NG_ERR_INVALID_ARGUMENT, "ng_concat", "nothing");
-    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a}, 1, NULL), NG_ERR_INVALID_ARGUMENT, "ng_concat", "axis_name is NULL");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, b}, 2, "X"), NG_ERR_AXES, "ng_concat",
+                       "no axis named X");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, P(f, f->C3, T2)}, 2, "T"), NG_ERR_AXES,
+                       "ng_concat", "C(4) and C(3)");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, P(f, f->N, T2)}, 2, "T"), NG_ERR_AXES,
+                       "ng_concat", "lacks axis C(4)");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, PT(f, NG_INT32, f->C, T2)}, 2, "T"),
+                       NG_ERR_DTYPE, "ng_concat", "int32");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a, NULL}, 2, "T"), NG_ERR_INVALID_ARGUMENT,
+                       "ng_concat", "ops[1] is NULL");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, NULL, 0, "T"), NG_ERR_INVALID_ARGUMENT, "ng_concat",
+                       "nothing");
+    EXPECT_BUILD_FAILS(ng_concat(f->g, (ng_op_t *[]){a}, 1, NULL), NG_ERR_INVALID_ARGUMENT,
+                       "ng_concat", "axis_name is NULL");
 }
 
 static void stack_adds_a_new_axis(void **state) {
@@ -172,15 +210,23 @@ static void stack_adds_a_new_axis(void **state) {
     assert_ptr_equal(ng_op_axis(s, 1), S);
     assert_int_equal(ng_op_num_args(s), 3);
     EXPECT_OP(ng_op_arg(s, 0), "Broadcast", NG_FLOAT32, "(C(4), S(1), N(5))");
-    EXPECT_OP(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, S, 0), "Concat", NG_FLOAT32, "(S(3), C(4), N(5))");
-    EXPECT_OP(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, S, 2), "Concat", NG_FLOAT32, "(C(4), N(5), S(3))");
+    EXPECT_OP(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, S, 0), "Concat", NG_FLOAT32,
+              "(S(3), C(4), N(5))");
+    EXPECT_OP(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, S, 2), "Concat", NG_FLOAT32,
+              "(C(4), N(5), S(3))");
 
-    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b}, 2, S, 0), NG_ERR_AXES, "ng_stack", "S(3)");
-    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, S, 3), NG_ERR_INVALID_ARGUMENT, "ng_stack", "position 3");
-    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, P(f, f->C), a}, 3, S, 0), NG_ERR_AXES, "ng_stack", "has not the axes");
-    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, P(f, f->C, S)}, 3, S, 0), NG_ERR_AXES, "ng_stack", "lacks axis N(5)");
-    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, ng_axis(f->g, "C", 3), 0), NG_ERR_AXES, "ng_stack", "already");
-    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, NULL, 0), NG_ERR_INVALID_ARGUMENT, "ng_stack", "axis is NULL");
+    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b}, 2, S, 0), NG_ERR_AXES, "ng_stack",
+                       "S(3)");
+    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, S, 3), NG_ERR_INVALID_ARGUMENT,
+                       "ng_stack", "position 3");
+    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, P(f, f->C), a}, 3, S, 0), NG_ERR_AXES,
+                       "ng_stack", "has not the axes");
+    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, P(f, f->C, S)}, 3, S, 0), NG_ERR_AXES,
+                       "ng_stack", "lacks axis N(5)");
+    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, ng_axis(f->g, "C", 3), 0),
+                       NG_ERR_AXES, "ng_stack", "already");
+    EXPECT_BUILD_FAILS(ng_stack(f->g, (ng_op_t *[]){a, b, a}, 3, NULL, 0), NG_ERR_INVALID_ARGUMENT,
+                       "ng_stack", "axis is NULL");
 }
 
 static void one_hot_puts_the_classes_first(void **state) {
@@ -190,9 +236,12 @@ static void one_hot_puts_the_classes_first(void **state) {
     ng_op_t *o = ng_one_hot(f->g, labels, K, NG_FLOAT32);
     EXPECT_OP(o, "OneHot", NG_FLOAT32, "(K(10), N(5))");
     assert_ptr_equal(ng_op_arg(o, 0), labels);
-    EXPECT_OP(ng_one_hot(f->g, PT(f, NG_UINT8, f->C, f->N), K, NG_BOOL), "OneHot", NG_BOOL, "(K(10), C(4), N(5))");
-    EXPECT_BUILD_FAILS(ng_one_hot(f->g, P(f, f->N), K, NG_FLOAT32), NG_ERR_DTYPE, "ng_one_hot", "float32");
-    EXPECT_BUILD_FAILS(ng_one_hot(f->g, labels, f->N, NG_FLOAT32), NG_ERR_AXES, "ng_one_hot", "already");
+    EXPECT_OP(ng_one_hot(f->g, PT(f, NG_UINT8, f->C, f->N), K, NG_BOOL), "OneHot", NG_BOOL,
+              "(K(10), C(4), N(5))");
+    EXPECT_BUILD_FAILS(ng_one_hot(f->g, P(f, f->N), K, NG_FLOAT32), NG_ERR_DTYPE, "ng_one_hot",
+                       "float32");
+    EXPECT_BUILD_FAILS(ng_one_hot(f->g, labels, f->N, NG_FLOAT32), NG_ERR_AXES, "ng_one_hot",
+                       "already");
     EXPECT_BUILD_FAILS(ng_one_hot(f->g, labels, K, 0), NG_ERR_DTYPE, "ng_one_hot", "dtype");
 }
 

@@ -30,9 +30,11 @@ static void problem_make(problem_t *p, double learning_rate) {
     const ng_axis_t *n = ng_axis(p->g, "N", N_W);
     p->w = ng_variable(p->g, NG_FLOAT64, &n, 1, ng_constant(p->g, NG_FLOAT64, &n, 1, W0));
     ng_op_t *diff = ng_subtract(p->g, p->w, ng_constant(p->g, NG_FLOAT64, &n, 1, TARGET));
-    ng_op_t *weighted = ng_multiply(p->g, ng_square(p->g, diff), ng_constant(p->g, NG_FLOAT64, &n, 1, SCALE));
+    ng_op_t *weighted =
+        ng_multiply(p->g, ng_square(p->g, diff), ng_constant(p->g, NG_FLOAT64, &n, 1, SCALE));
     p->cost = ng_sum(p->g, weighted, NULL, 0);
-    p->lr = ng_persistent_tensor(p->g, NG_FLOAT64, NULL, 0, ng_scalar_of(p->g, NG_FLOAT64, learning_rate));
+    p->lr = ng_persistent_tensor(p->g, NG_FLOAT64, NULL, 0,
+                                 ng_scalar_of(p->g, NG_FLOAT64, learning_rate));
 }
 
 static double reference_cost(const double *w) {
@@ -41,11 +43,14 @@ static double reference_cost(const double *w) {
     return c;
 }
 
-static double reference_gradient(const double *w, int i) { return 2 * SCALE[i] * (w[i] - TARGET[i]); }
+static double reference_gradient(const double *w, int i) {
+    return 2 * SCALE[i] * (w[i] - TARGET[i]);
+}
 
 /* Runs `steps` steps of `update`, checking each step's value (the cost before the step) and the
  * final weights against `expected` (computed by the caller's reference loop). */
-static void run_steps(problem_t *p, ng_op_t *update, int steps, const double *expected_costs, const double *expected_w) {
+static void run_steps(problem_t *p, ng_op_t *update, int steps, const double *expected_costs,
+                      const double *expected_w) {
     assert_non_null(update);
     ng_transformer_t *t = ng_transformer_create(NULL);
     ng_computation_t *c = ng_computation_create(t, &update, 1, NULL, 0);
@@ -70,7 +75,8 @@ static void run_steps(problem_t *p, ng_op_t *update, int steps, const double *ex
 }
 
 /* The reference SGD: velocity v, Nesterov and weight decay as documented in train.h. */
-static void reference_sgd(double lr, const ng_sgd_options_t *o, int steps, double *costs, double *w) {
+static void reference_sgd(double lr, const ng_sgd_options_t *o, int steps, double *costs,
+                          double *w) {
     double v[N_W] = {0};
     memcpy(w, W0, sizeof W0);
     for (int s = 0; s < steps; ++s) {
@@ -147,7 +153,8 @@ static void test_adam(void **state) {
     ng_graph_destroy(p.g);
 }
 
-/* The learning rate is a persistent tensor: set to 0 between runs, the next step changes nothing. */
+/* The learning rate is a persistent tensor: set to 0 between runs, the next step changes nothing.
+ */
 static void test_learning_rate_changes_without_recompiling(void **state) {
     (void)state;
     problem_t p;
@@ -168,7 +175,7 @@ static void test_learning_rate_changes_without_recompiling(void **state) {
     assert_int_equal(ng_transformer_get_value(t, p.w, &after), NG_OK);
     assert_memory_equal(ng_tensor_data(before), ng_tensor_data(after), N_W * sizeof(double));
     const double *w = ng_tensor_data(before);
-    assert_true(fabs(w[0] - (1.0 - 0.05 * 2 * 0.75)) < 1e-15);   /* the first step did move */
+    assert_true(fabs(w[0] - (1.0 - 0.05 * 2 * 0.75)) < 1e-15); /* the first step did move */
     ng_tensor_release(before);
     ng_tensor_release(after);
     ng_tensor_release(zero);
@@ -273,7 +280,8 @@ static double *values_of(ng_op_t *op, int64_t n) {
     return values;
 }
 
-static void moments(const double *v, int64_t n, double *mean, double *stddev, double *lowest, double *highest) {
+static void moments(const double *v, int64_t n, double *mean, double *stddev, double *lowest,
+                    double *highest) {
     double s = 0, s2 = 0;
     *lowest = INFINITY;
     *highest = -INFINITY;

@@ -50,8 +50,9 @@ static void from_data_round_trips_every_dtype(void **state) {
         ng_dtype_t dt;
         const void *data;
         size_t bytes;
-    } cases[] = {{NG_BOOL, bools, sizeof bools}, {NG_INT32, i32, sizeof i32},   {NG_INT64, i64, sizeof i64},
-                 {NG_UINT8, u8, sizeof u8},       {NG_FLOAT32, f32, sizeof f32}, {NG_FLOAT64, f64, sizeof f64}};
+    } cases[] = {{NG_BOOL, bools, sizeof bools}, {NG_INT32, i32, sizeof i32},
+                 {NG_INT64, i64, sizeof i64},    {NG_UINT8, u8, sizeof u8},
+                 {NG_FLOAT32, f32, sizeof f32},  {NG_FLOAT64, f64, sizeof f64}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         ng_tensor_t *t = ng_tensor_from_data(cases[c].dt, shape, 2, cases[c].data);
         assert_non_null(t);

@@ -73,21 +73,25 @@ static void failed_wraps_never_run_the_deleter(void **state) {
     assert_null(ng_tensor_wrap(NG_FLOAT32, negative, NULL, 2, buffer, counting_deleter, &record));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
     /* Misaligned float32 data. */
-    assert_null(ng_tensor_wrap(NG_FLOAT32, shape, NULL, 2, (char *)buffer + 1, counting_deleter, &record));
+    assert_null(
+        ng_tensor_wrap(NG_FLOAT32, shape, NULL, 2, (char *)buffer + 1, counting_deleter, &record));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
     assert_non_null(strstr(ng_last_error(), "aligned"));
     /* Strides that cannot be represented. */
     const int64_t huge_strides[] = {INT64_MAX, 1};
-    assert_null(ng_tensor_wrap(NG_FLOAT32, shape, huge_strides, 2, buffer, counting_deleter, &record));
+    assert_null(
+        ng_tensor_wrap(NG_FLOAT32, shape, huge_strides, 2, buffer, counting_deleter, &record));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
     const int64_t min_stride[] = {INT64_MIN, 1};
     const int64_t one_row[] = {1, 3};
-    assert_null(ng_tensor_wrap(NG_FLOAT32, one_row, min_stride, 2, buffer, counting_deleter, &record));
+    assert_null(
+        ng_tensor_wrap(NG_FLOAT32, one_row, min_stride, 2, buffer, counting_deleter, &record));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
     /* Negative strides that would reach below address 0. */
     const int64_t backwards[] = {-1};
     const int64_t four[] = {4};
-    assert_null(ng_tensor_wrap(NG_FLOAT32, four, backwards, 1, (void *)(uintptr_t)4, counting_deleter, &record));
+    assert_null(ng_tensor_wrap(NG_FLOAT32, four, backwards, 1, (void *)(uintptr_t)4,
+                               counting_deleter, &record));
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_wrap");
     /* Reaching exactly INT64_MIN elements below data: the negation must not overflow. */
     const int64_t three[] = {3}, half_min[] = {INT64_MIN / 2};
@@ -151,7 +155,8 @@ static void read_and_write_check_buffers(void **state) {
     float buffer[6] = {0};
     assert_int_equal(ng_tensor_read(NULL, buffer, sizeof buffer), NG_ERR_INVALID_ARGUMENT);
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_read");
-    assert_int_equal(ng_tensor_read(fake_tensor_handle(), buffer, sizeof buffer), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_tensor_read(fake_tensor_handle(), buffer, sizeof buffer),
+                     NG_ERR_INVALID_ARGUMENT);
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_read");
     assert_int_equal(ng_tensor_read(t, NULL, sizeof buffer), NG_ERR_INVALID_ARGUMENT);
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_read");
@@ -163,7 +168,8 @@ static void read_and_write_check_buffers(void **state) {
 
     assert_int_equal(ng_tensor_write(NULL, buffer, sizeof buffer), NG_ERR_INVALID_ARGUMENT);
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_write");
-    assert_int_equal(ng_tensor_write(fake_tensor_handle(), buffer, sizeof buffer), NG_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ng_tensor_write(fake_tensor_handle(), buffer, sizeof buffer),
+                     NG_ERR_INVALID_ARGUMENT);
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_write");
     assert_int_equal(ng_tensor_write(t, NULL, sizeof buffer), NG_ERR_INVALID_ARGUMENT);
     expect_failure(NG_ERR_INVALID_ARGUMENT, "ng_tensor_write");

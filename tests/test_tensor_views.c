@@ -14,7 +14,8 @@ static ng_tensor_t *ramp(const int64_t *shape, int32_t rank) {
     return t;
 }
 
-static void expect_strides(const ng_tensor_t *t, const int64_t *shape, const int64_t *strides, int32_t rank) {
+static void expect_strides(const ng_tensor_t *t, const int64_t *shape, const int64_t *strides,
+                           int32_t rank) {
     assert_int_equal(ng_tensor_rank(t), rank);
     for (int32_t k = 0; k < rank; ++k) {
         assert_int_equal(ng_tensor_dim(t, k), shape[k]);
@@ -113,7 +114,8 @@ static void permute_and_transpose_reorder_dims(void **state) {
     read_floats(p, out, 24);
     for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 2; ++b)
-            for (int c = 0; c < 3; ++c) assert_true(out[(a * 2 + b) * 3 + c] == (float)(b * 12 + c * 4 + a));
+            for (int c = 0; c < 3; ++c)
+                assert_true(out[(a * 2 + b) * 3 + c] == (float)(b * 12 + c * 4 + a));
 
     ng_tensor_t *tr = ng_tensor_transpose(t);
     const int64_t tr_shape[] = {4, 3, 2}, tr_strides[] = {1, 4, 12};
@@ -130,7 +132,8 @@ static void permute_and_transpose_reorder_dims(void **state) {
 }
 
 /* Slices a 1-d ramp of 10 and compares with the expected indices. */
-static void expect_slice(int64_t start, int64_t stop, int64_t step, const float *expected, int64_t count) {
+static void expect_slice(int64_t start, int64_t stop, int64_t step, const float *expected,
+                         int64_t count) {
     const int64_t shape[] = {10};
     ng_tensor_t *t = ramp(shape, 1);
     ng_tensor_t *s = ng_tensor_slice(t, 0, start, stop, step);
@@ -177,14 +180,16 @@ static void slices_of_slices_and_matrices(void **state) {
     read_floats(rows, out, 6);
     const int row_of[] = {2, 0}, col_of[] = {3, 2, 1};
     for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 3; ++j) assert_true(out[i * 3 + j] == (float)(row_of[i] * 4 + col_of[j]));
+        for (int j = 0; j < 3; ++j)
+            assert_true(out[i * 3 + j] == (float)(row_of[i] * 4 + col_of[j]));
     /* Writing through the reversed view lands at the mirrored places of the base. */
     const float marks[] = {-1, -2, -3, -4, -5, -6};
     assert_int_equal(ng_tensor_write(rows, marks, sizeof marks), NG_OK);
     float base[12];
     read_floats(t, base, 12);
     for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 3; ++j) assert_true(base[row_of[i] * 4 + col_of[j]] == marks[i * 3 + j]);
+        for (int j = 0; j < 3; ++j)
+            assert_true(base[row_of[i] * 4 + col_of[j]] == marks[i * 3 + j]);
     assert_true(base[0] == 0.0f && base[4] == 4.0f && base[7] == 7.0f); /* untouched */
     /* The views keep the storage alive after the base is gone. */
     ng_tensor_release(t);
@@ -235,7 +240,7 @@ static void contiguity_of_views(void **state) {
     ng_tensor_t *rows = ng_tensor_slice(t, 0, 1, 3, 1); /* a block of whole rows */
     ng_tensor_t *cols = ng_tensor_slice(t, 1, 1, 3, 1); /* a block of partial rows */
     ng_tensor_t *one_col = ng_tensor_slice(t, 1, 2, 3, 1);
-    ng_tensor_t *one_col_t = ng_tensor_transpose(one_col); /* (1, 4) with stride 5: not dense */
+    ng_tensor_t *one_col_t = ng_tensor_transpose(one_col);   /* (1, 4) with stride 5: not dense */
     ng_tensor_t *single = ng_tensor_slice(rows, 0, 0, 1, 1); /* (1, 5): dense */
     assert_int_equal(ng_tensor_is_contiguous(rows), 1);
     assert_int_equal(ng_tensor_is_contiguous(cols), 0);

@@ -56,7 +56,8 @@ static int reset_high_water_mark(void) {
 
 void bench_peak_start(bench_peak_tracker_t *tracker) {
     tracker->hwm_was_reset = reset_high_water_mark() && status_field_kib("VmHWM") >= 0;
-    tracker->baseline_kib = tracker->hwm_was_reset ? status_field_kib("VmRSS") : lifetime_peak_kib();
+    tracker->baseline_kib =
+        tracker->hwm_was_reset ? status_field_kib("VmRSS") : lifetime_peak_kib();
 }
 
 int64_t bench_peak_delta_kib(const bench_peak_tracker_t *tracker) {

@@ -14,8 +14,8 @@ double bench_median(double *values, size_t n);
 
 /* The peak resident memory of this process from a baseline onwards. */
 typedef struct bench_peak_tracker {
-    int64_t baseline_kib;  /* resident memory when the baseline was taken */
-    int hwm_was_reset;     /* 1: the kernel's high-water mark was reset to the baseline */
+    int64_t baseline_kib; /* resident memory when the baseline was taken */
+    int hwm_was_reset;    /* 1: the kernel's high-water mark was reset to the baseline */
 } bench_peak_tracker_t;
 
 /* Takes the baseline now. Resets the kernel's peak-RSS mark (VmHWM, via /proc/self/clear_refs)

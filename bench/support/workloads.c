@@ -6,11 +6,23 @@
 
 void bench_sizes_init(bench_sizes_t *s, int quick) {
     if (quick) {
-        *s = (bench_sizes_t){.elementwise = 1 << 16, .softmax_rows = 64, .softmax_cols = 128, .matmul = 64,
-                             .reduce_side = 256, .tiny_calls = 10000, .reps = 3, .tiny_reps = 2};
+        *s = (bench_sizes_t){.elementwise = 1 << 16,
+                             .softmax_rows = 64,
+                             .softmax_cols = 128,
+                             .matmul = 64,
+                             .reduce_side = 256,
+                             .tiny_calls = 10000,
+                             .reps = 3,
+                             .tiny_reps = 2};
     } else {
-        *s = (bench_sizes_t){.elementwise = 1 << 24, .softmax_rows = 4096, .softmax_cols = 1024, .matmul = 1024,
-                             .reduce_side = 4096, .tiny_calls = 1000000, .reps = 10, .tiny_reps = 3};
+        *s = (bench_sizes_t){.elementwise = 1 << 24,
+                             .softmax_rows = 4096,
+                             .softmax_cols = 1024,
+                             .matmul = 1024,
+                             .reduce_side = 4096,
+                             .tiny_calls = 1000000,
+                             .reps = 10,
+                             .tiny_reps = 3};
     }
 }
 
@@ -26,7 +38,8 @@ void bench_fill_uniform(float *data, int64_t n, uint64_t seed) {
     }
 }
 
-static void set_input(bench_input_t *in, const char *name0, int64_t dim0, const char *name1, int64_t dim1) {
+static void set_input(bench_input_t *in, const char *name0, int64_t dim0, const char *name1,
+                      int64_t dim1) {
     in->axis_names[0] = name0;
     in->dims[0] = dim0;
     in->axis_names[1] = name1;
@@ -42,7 +55,9 @@ static double error_units(double got, double ref, double tol) {
     return tol > 0 ? diff / tol : INFINITY;
 }
 
-static double worse(double a, double b) { return (isnan(b) || b > a) ? b : a; }
+static double worse(double a, double b) {
+    return (isnan(b) || b > a) ? b : a;
+}
 
 /* ---- l2_diff: sum((x - y)^2), one scalar from two long vectors ------------------------------- */
 
@@ -55,7 +70,8 @@ static ng_op_t *l2_diff_build(ng_graph_t *g, ng_op_t *const *p) {
     return ng_sum(g, ng_square(g, ng_subtract(g, p[0], p[1])), NULL, 0);
 }
 
-static double l2_diff_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double l2_diff_check(const bench_input_t *shapes, const float *const *in,
+                            const float *result) {
     double ref = 0;
     for (int64_t i = 0; i < shapes[0].dims[0]; ++i) {
         double d = (double)in[0][i] - (double)in[1][i];
@@ -78,7 +94,8 @@ static ng_op_t *tanh_fma_build(ng_graph_t *g, ng_op_t *const *p) {
     return ng_add(g, ng_multiply(g, ng_tanh(g, inner), ng_scalar(g, 0.5)), p[0]);
 }
 
-static double tanh_fma_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double tanh_fma_check(const bench_input_t *shapes, const float *const *in,
+                             const float *result) {
     double worst = 0;
     for (int64_t i = 0; i < shapes[0].dims[0]; ++i) {
         double a = in[0][i], b = in[1][i], c = in[2][i];
@@ -100,7 +117,8 @@ static ng_op_t *softmax_build(ng_graph_t *g, ng_op_t *const *p) {
     return ng_softmax(g, p[0], &columns, 1);
 }
 
-static double softmax_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double softmax_check(const bench_input_t *shapes, const float *const *in,
+                            const float *result) {
     int64_t rows = shapes[0].dims[0], cols = shapes[0].dims[1];
     double worst = 0;
     for (int64_t r = 0; r < rows; ++r) {
@@ -111,7 +129,8 @@ static double softmax_check(const bench_input_t *shapes, const float *const *in,
         for (int64_t j = 0; j < cols; ++j) {
             double ref = exp(x[j] - max) / total;
             /* the float sum of `cols` exponentials bounds the relative error */
-            worst = worse(worst, error_units(result[r * cols + j], ref, (cols + 4) * FLT_EPSILON * ref));
+            worst = worse(worst,
+                          error_units(result[r * cols + j], ref, (cols + 4) * FLT_EPSILON * ref));
         }
     }
     return worst;
@@ -124,9 +143,12 @@ static void matmul_inputs(const bench_sizes_t *s, bench_input_t *in) {
     set_input(&in[1], "K", s->matmul, "N", s->matmul);
 }
 
-static ng_op_t *matmul_build(ng_graph_t *g, ng_op_t *const *p) { return ng_dot(g, p[0], p[1]); }
+static ng_op_t *matmul_build(ng_graph_t *g, ng_op_t *const *p) {
+    return ng_dot(g, p[0], p[1]);
+}
 
-static double matmul_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double matmul_check(const bench_input_t *shapes, const float *const *in,
+                           const float *result) {
     int64_t m = shapes[0].dims[0], k = shapes[0].dims[1], n = shapes[1].dims[1];
     double worst = 0;
     /* nine rows spread over the matrix, every column: a full double GEMM would take seconds */
@@ -140,13 +162,15 @@ static double matmul_check(const bench_input_t *shapes, const float *const *in, 
                 magnitude += fabs(term);
             }
             /* the classic bound of a float dot product of length k: k * eps * sum |a b| */
-            worst = worse(worst, error_units(result[i * n + j], ref, k * FLT_EPSILON * magnitude + FLT_MIN));
+            worst = worse(
+                worst, error_units(result[i * n + j], ref, k * FLT_EPSILON * magnitude + FLT_MIN));
         }
     }
     return worst;
 }
 
-/* ---- sums over each axis of a square matrix ---------------------------------------------------- */
+/* ---- sums over each axis of a square matrix ----------------------------------------------------
+ */
 
 static void square_input(const bench_sizes_t *s, bench_input_t *in) {
     set_input(&in[0], "R", s->reduce_side, "C", s->reduce_side);
@@ -157,12 +181,17 @@ static ng_op_t *sum_over_axis(ng_graph_t *g, ng_op_t *x, int32_t axis) {
     return ng_sum(g, x, &reduced, 1);
 }
 
-static ng_op_t *sum_axis0_build(ng_graph_t *g, ng_op_t *const *p) { return sum_over_axis(g, p[0], 0); }
-static ng_op_t *sum_axis1_build(ng_graph_t *g, ng_op_t *const *p) { return sum_over_axis(g, p[0], 1); }
+static ng_op_t *sum_axis0_build(ng_graph_t *g, ng_op_t *const *p) {
+    return sum_over_axis(g, p[0], 0);
+}
+static ng_op_t *sum_axis1_build(ng_graph_t *g, ng_op_t *const *p) {
+    return sum_over_axis(g, p[0], 1);
+}
 
 /* Every sum of a rows x cols matrix over one axis, checked against double sums; `axis` is the
  * summed one. The float bound n * eps * sum |x| holds for any summation order. */
-static double sums_check(const bench_input_t *shapes, const float *x, const float *result, int axis) {
+static double sums_check(const bench_input_t *shapes, const float *x, const float *result,
+                         int axis) {
     int64_t rows = shapes[0].dims[0], cols = shapes[0].dims[1];
     int64_t outer = axis == 0 ? cols : rows, inner = axis == 0 ? rows : cols;
     double worst = 0;
@@ -173,16 +202,19 @@ static double sums_check(const bench_input_t *shapes, const float *x, const floa
             ref += v;
             magnitude += fabs(v);
         }
-        worst = worse(worst, error_units(result[o], ref, inner * FLT_EPSILON * magnitude + FLT_MIN));
+        worst =
+            worse(worst, error_units(result[o], ref, inner * FLT_EPSILON * magnitude + FLT_MIN));
     }
     return worst;
 }
 
-static double sum_axis0_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double sum_axis0_check(const bench_input_t *shapes, const float *const *in,
+                              const float *result) {
     return sums_check(shapes, in[0], result, 0);
 }
 
-static double sum_axis1_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double sum_axis1_check(const bench_input_t *shapes, const float *const *in,
+                              const float *result) {
     return sums_check(shapes, in[0], result, 1);
 }
 
@@ -194,9 +226,12 @@ static void tiny_add_inputs(const bench_sizes_t *s, bench_input_t *in) {
     set_input(&in[1], "I", 4, NULL, 0);
 }
 
-static ng_op_t *tiny_add_build(ng_graph_t *g, ng_op_t *const *p) { return ng_add(g, p[0], p[1]); }
+static ng_op_t *tiny_add_build(ng_graph_t *g, ng_op_t *const *p) {
+    return ng_add(g, p[0], p[1]);
+}
 
-static double tiny_add_check(const bench_input_t *shapes, const float *const *in, const float *result) {
+static double tiny_add_check(const bench_input_t *shapes, const float *const *in,
+                             const float *result) {
     double worst = 0;
     for (int64_t i = 0; i < shapes[0].dims[0]; ++i) {
         float ref = in[0][i] + in[1][i]; /* one correctly rounded float add: must match exactly */

@@ -60,7 +60,8 @@ static gzFile open_idx(const char *path, uint32_t magic, uint32_t *dims, int ndi
     uint32_t found;
     if (read_be32(f, &found, path) != 0) goto fail;
     if (found != magic) {
-        fprintf(stderr, "%s: not an IDX file of this kind (magic %u, expected %u)\n", path, found, magic);
+        fprintf(stderr, "%s: not an IDX file of this kind (magic %u, expected %u)\n", path, found,
+                magic);
         goto fail;
     }
     for (int i = 0; i < ndims; ++i)
@@ -88,7 +89,8 @@ int dataset_load_idx(const char *dir, const char *prefix, dataset_t *out) {
     int status = -1;
     unsigned char *raw = NULL;
     if (label_count != image_dims[0]) {
-        fprintf(stderr, "%s has %u images but %s has %u labels\n", images_path, image_dims[0], labels_path, label_count);
+        fprintf(stderr, "%s has %u images but %s has %u labels\n", images_path, image_dims[0],
+                labels_path, label_count);
         goto done;
     }
     out->count = image_dims[0];
@@ -107,7 +109,8 @@ int dataset_load_idx(const char *dir, const char *prefix, dataset_t *out) {
     for (size_t i = 0; i < values; ++i) out->pixels[i] = raw[i] / 255.0f;
     for (int64_t i = 0; i < out->count; ++i)
         if (out->labels[i] >= out->classes) {
-            fprintf(stderr, "%s: label %u of example %lld is not a class 0..9\n", labels_path, out->labels[i], (long long)i);
+            fprintf(stderr, "%s: label %u of example %lld is not a class 0..9\n", labels_path,
+                    out->labels[i], (long long)i);
             goto done;
         }
     status = 0;
@@ -156,7 +159,8 @@ static int64_t parse_line(char *line, float *values, int64_t max_values, double 
     }
 }
 
-int dataset_load_csv(const char *path, double scale, int32_t test_every, dataset_t *train, dataset_t *test) {
+int dataset_load_csv(const char *path, double scale, int32_t test_every, dataset_t *train,
+                     dataset_t *test) {
     memset(train, 0, sizeof *train);
     memset(test, 0, sizeof *test);
     gzFile f = gzopen(path, "rb");
@@ -171,7 +175,8 @@ int dataset_load_csv(const char *path, double scale, int32_t test_every, dataset
     while (gzgets(f, line, sizeof line)) {
         size_t length = strlen(line);
         if (length == sizeof line - 1 && line[length - 1] != '\n') {
-            fprintf(stderr, "%s:%lld: line longer than %d characters\n", path, (long long)line_number + 1, CSV_MAX_LINE);
+            fprintf(stderr, "%s:%lld: line longer than %d characters\n", path,
+                    (long long)line_number + 1, CSV_MAX_LINE);
             goto done;
         }
         int label;
@@ -183,7 +188,8 @@ int dataset_load_csv(const char *path, double scale, int32_t test_every, dataset
         train->features = test->features = n;
         if (label > max_label) max_label = label;
         int to_test = test_every > 0 && line_number % test_every == 0;
-        if (append(to_test ? test : train, values, (uint8_t)label, to_test ? &test_capacity : &train_capacity) != 0) {
+        if (append(to_test ? test : train, values, (uint8_t)label,
+                   to_test ? &test_capacity : &train_capacity) != 0) {
             fprintf(stderr, "out of memory loading %s\n", path);
             goto done;
         }

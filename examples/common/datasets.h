@@ -7,11 +7,11 @@
 #include <stdint.h>
 
 typedef struct dataset {
-    int64_t count;      /* number of examples */
-    int64_t features;   /* values per example */
-    int32_t classes;    /* labels are 0 .. classes-1 */
-    float *pixels;      /* count * features, example after example */
-    uint8_t *labels;    /* count */
+    int64_t count;    /* number of examples */
+    int64_t features; /* values per example */
+    int32_t classes;  /* labels are 0 .. classes-1 */
+    float *pixels;    /* count * features, example after example */
+    uint8_t *labels;  /* count */
 } dataset_t;
 
 /* Each returns 0 on success; on failure prints why to stderr, returns -1 and leaves the
@@ -22,8 +22,10 @@ typedef struct dataset {
 int dataset_load_idx(const char *dir, const char *prefix, dataset_t *out);
 
 /* One example a line: the feature values then the label, comma separated; values are divided
- * by `scale`. Every `test_every`-th line (counting from 0) goes to `test`, the others to `train`. */
-int dataset_load_csv(const char *path, double scale, int32_t test_every, dataset_t *train, dataset_t *test);
+ * by `scale`. Every `test_every`-th line (counting from 0) goes to `test`, the others to `train`.
+ */
+int dataset_load_csv(const char *path, double scale, int32_t test_every, dataset_t *train,
+                     dataset_t *test);
 
 /* 1 when both Fashion-MNIST files for `prefix` exist in `dir`. */
 int dataset_idx_present(const char *dir, const char *prefix);

@@ -1,6 +1,7 @@
 /**
  * @file base.h
- * @brief Version, status codes, dtypes and the opaque handle types shared by every nanograph header.
+ * @brief Version, status codes, dtypes and the opaque handle types shared by every nanograph
+ * header.
  *
  * Conventions of the whole API:
  * - Functions that create a handle return it, or NULL on failure; other fallible functions return
@@ -30,15 +31,17 @@ extern "C" {
 
 /** @name Version */
 /**@{*/
-#define NG_VERSION_MAJOR 0        /**< Major version: changes break the ABI (soname libnanograph.so.0). */
-#define NG_VERSION_MINOR 1        /**< Minor version: additions only. */
-#define NG_VERSION_PATCH 0        /**< Patch version: fixes only. */
+#define NG_VERSION_MAJOR 0 /**< Major version: changes break the ABI (soname libnanograph.so.0). \
+                            */
+#define NG_VERSION_MINOR 1 /**< Minor version: additions only. */
+#define NG_VERSION_PATCH 0 /**< Patch version: fixes only. */
 #define NG_VERSION_STRING "0.1.0" /**< The version as "MAJOR.MINOR.PATCH". */
 /**@}*/
 
 /**
  * @brief The version of the loaded library, as MAJOR*10000 + MINOR*100 + PATCH.
- * @return The version number; compare with the NG_VERSION_* macros to detect a header/library mismatch.
+ * @return The version number; compare with the NG_VERSION_* macros to detect a header/library
+ * mismatch.
  */
 NG_API int32_t ng_version_number(void);
 
@@ -48,22 +51,24 @@ NG_API int32_t ng_version_number(void);
  */
 NG_API const char *ng_version_string(void);
 
-/** @brief The result of a fallible call: ::NG_OK or one of the NG_ERR_* codes. Values are only ever appended. */
+/** @brief The result of a fallible call: ::NG_OK or one of the NG_ERR_* codes. Values are only ever
+ * appended. */
 typedef int32_t ng_status_t;
 
 /** @brief Status codes. */
 enum ng_status_code {
-    NG_OK = 0,                   /**< Success. */
-    NG_ERR_INVALID_ARGUMENT = 1, /**< A NULL handle, a negative or overflowing size, a bad option. */
-    NG_ERR_AXES = 2,             /**< Axes or shapes that do not match. */
-    NG_ERR_DTYPE = 3,            /**< A dtype that is unknown or not allowed here. */
-    NG_ERR_OUT_OF_MEMORY = 4,    /**< An allocation failed. */
-    NG_ERR_NOT_FOUND = 5,        /**< A name or key that does not exist. */
-    NG_ERR_UNSUPPORTED = 6,      /**< Valid, but not supported (yet, or by this backend). */
-    NG_ERR_STATE = 7,            /**< The object is not in a state that allows the call. */
-    NG_ERR_IO = 8,               /**< Reading or writing a file failed. */
-    NG_ERR_FORMAT = 9,           /**< Data that does not follow its format. */
-    NG_ERR_INTERNAL = 10         /**< A bug in nanograph: please report it with the message. */
+    NG_OK = 0, /**< Success. */
+    NG_ERR_INVALID_ARGUMENT =
+        1,                    /**< A NULL handle, a negative or overflowing size, a bad option. */
+    NG_ERR_AXES = 2,          /**< Axes or shapes that do not match. */
+    NG_ERR_DTYPE = 3,         /**< A dtype that is unknown or not allowed here. */
+    NG_ERR_OUT_OF_MEMORY = 4, /**< An allocation failed. */
+    NG_ERR_NOT_FOUND = 5,     /**< A name or key that does not exist. */
+    NG_ERR_UNSUPPORTED = 6,   /**< Valid, but not supported (yet, or by this backend). */
+    NG_ERR_STATE = 7,         /**< The object is not in a state that allows the call. */
+    NG_ERR_IO = 8,            /**< Reading or writing a file failed. */
+    NG_ERR_FORMAT = 9,        /**< Data that does not follow its format. */
+    NG_ERR_INTERNAL = 10      /**< A bug in nanograph: please report it with the message. */
 };
 
 /**
@@ -73,7 +78,8 @@ enum ng_status_code {
 NG_API ng_status_t ng_last_status(void);
 
 /**
- * @brief The message of the calling thread's last failure, naming the function and the offending value.
+ * @brief The message of the calling thread's last failure, naming the function and the offending
+ * value.
  * @return A thread-local string, "" when the last fallible call succeeded; valid until the thread's
  *         next nanograph call.
  */
@@ -117,7 +123,8 @@ NG_API const char *ng_dtype_name(ng_dtype_t dtype);
 typedef struct ng_graph ng_graph_t;
 /** @brief A named axis of a given length; belongs to its graph. */
 typedef struct ng_axis ng_axis_t;
-/** @brief An op of a graph; its value is a tensor with a dtype and named axes. Belongs to its graph. */
+/** @brief An op of a graph; its value is a tensor with a dtype and named axes. Belongs to its
+ * graph. */
 typedef struct ng_op ng_op_t;
 /** @brief A host tensor: reference-counted, dtype, shape, strides and storage. */
 typedef struct ng_tensor ng_tensor_t;

@@ -31,9 +31,9 @@ extern "C" {
  * @return A new transformer (destroy with ng_transformer_destroy()), or NULL with
  *         ::NG_ERR_UNSUPPORTED for another backend name.
  *
- * The transformer starts a pool of worker threads, one per core (see ng_transformer_set_num_threads()),
- * named "nanograph-pool". OpenBLAS keeps threads of its own, which live as long as OpenBLAS is
- * loaded.
+ * The transformer starts a pool of worker threads, one per core (see
+ * ng_transformer_set_num_threads()), named "nanograph-pool". OpenBLAS keeps threads of its own,
+ * which live as long as OpenBLAS is loaded.
  */
 NG_API ng_transformer_t *ng_transformer_create(const char *backend);
 
@@ -64,7 +64,8 @@ NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t);
 /**
  * @brief Compiles a computation.
  * @param t The transformer whose persistent values the computation uses.
- * @param results The ops whose values a run returns, in order (may include assigns and sequentials).
+ * @param results The ops whose values a run returns, in order (may include assigns and
+ * sequentials).
  * @param nresults Number of results (0 or more; a computation of only side effects is fine).
  * @param params The placeholders whose values each run takes as inputs, in order.
  * @param nparams Number of parameters.
@@ -74,8 +75,9 @@ NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t);
  *         parameter nor has a value or an initial value (the message names it);
  *         ::NG_ERR_UNSUPPORTED for a graph the CPU backend cannot run.
  */
-NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *const *results, int32_t nresults,
-                                               ng_op_t *const *params, int32_t nparams);
+NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *const *results,
+                                               int32_t nresults, ng_op_t *const *params,
+                                               int32_t nparams);
 
 /**
  * @brief Destroys a computation.
@@ -119,17 +121,18 @@ NG_API int32_t ng_computation_num_results(const ng_computation_t *c);
  *         and outputs are validated before anything runs: a failed run changes no persistent
  *         value and fills no NULL slot.
  */
-NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs, int32_t num_inputs,
-                                      ng_tensor_t **outputs, int32_t num_outputs);
+NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *inputs,
+                                      int32_t num_inputs, ng_tensor_t **outputs,
+                                      int32_t num_outputs);
 
 /** @brief Figures of a compiled computation's plan (for tests, benchmarks and tuning). */
 typedef struct ng_computation_stats {
-    size_t arena_bytes;       /**< Bytes of the one arena holding every intermediate value. */
-    int32_t num_buffers;      /**< Intermediate buffers placed in the arena (before reuse). */
-    int32_t num_kernels;      /**< Kernel launches per run. */
-    int32_t num_nodes;        /**< Ops left after the compiler's passes (views included). */
-    int32_t num_source_ops;   /**< Ops of the user's graph the computation was compiled from. */
-    size_t buffer_bytes;      /**< Sum of the intermediate buffers' sizes: arena_bytes without reuse. */
+    size_t arena_bytes;     /**< Bytes of the one arena holding every intermediate value. */
+    int32_t num_buffers;    /**< Intermediate buffers placed in the arena (before reuse). */
+    int32_t num_kernels;    /**< Kernel launches per run. */
+    int32_t num_nodes;      /**< Ops left after the compiler's passes (views included). */
+    int32_t num_source_ops; /**< Ops of the user's graph the computation was compiled from. */
+    size_t buffer_bytes; /**< Sum of the intermediate buffers' sizes: arena_bytes without reuse. */
 } ng_computation_stats_t;
 
 /**
@@ -149,7 +152,8 @@ NG_API ng_status_t ng_computation_stats(const ng_computation_t *c, ng_computatio
  *         tensor; ::NG_ERR_NOT_FOUND when the tensor has no value yet (never set, no initializer
  *         run); *out is NULL on failure.
  */
-NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent, ng_tensor_t **out);
+NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent,
+                                            ng_tensor_t **out);
 
 /**
  * @brief Sets the value of a persistent tensor (placeholder, persistent tensor or variable).
@@ -159,7 +163,8 @@ NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or a constant; ::NG_ERR_DTYPE or
  *         ::NG_ERR_AXES for a value that does not match.
  */
-NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *persistent, const ng_tensor_t *value);
+NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *persistent,
+                                            const ng_tensor_t *value);
 
 #ifdef __cplusplus
 }

@@ -30,7 +30,8 @@ NG_API ng_graph_t *ng_graph_create(void);
 
 /**
  * @brief Destroys a graph with all its ops and axes; their handles become invalid.
- * @param g The graph, or NULL. Computations compiled from it stay usable (they hold their own copy).
+ * @param g The graph, or NULL. Computations compiled from it stay usable (they hold their own
+ * copy).
  */
 NG_API void ng_graph_destroy(ng_graph_t *g);
 
@@ -62,7 +63,8 @@ NG_API int32_t ng_graph_num_ops(const ng_graph_t *g);
  * @brief The i-th op of the graph, in creation order.
  * @param g The graph.
  * @param i 0 <= i < ng_graph_num_ops(g).
- * @return The op (owned by the graph), or NULL with ::NG_ERR_INVALID_ARGUMENT for a bad graph or index.
+ * @return The op (owned by the graph), or NULL with ::NG_ERR_INVALID_ARGUMENT for a bad graph or
+ * index.
  */
 NG_API ng_op_t *ng_graph_op(const ng_graph_t *g, int32_t i);
 
@@ -85,7 +87,8 @@ NG_API ng_op_t *ng_graph_find(const ng_graph_t *g, const char *name);
  * @return The number of matching ops (which may exceed cap), or -1 with ::NG_ERR_INVALID_ARGUMENT
  *         for NULL arguments or a negative cap.
  */
-NG_API int32_t ng_graph_select(const ng_graph_t *g, const char *key, const char *value, ng_op_t **out, int32_t cap);
+NG_API int32_t ng_graph_select(const ng_graph_t *g, const char *key, const char *value,
+                               ng_op_t **out, int32_t cap);
 
 /**
  * @brief Writes a Graphviz DOT description of the graph into a buffer (snprintf style).
@@ -97,15 +100,16 @@ NG_API int32_t ng_graph_select(const ng_graph_t *g, const char *key, const char 
  * @param roots Ops whose upstream graph (initial values included) is written; NULL with n == 0
  *        writes the whole graph.
  * @param n Number of roots.
- * @param buf Receives the NUL-terminated text, truncated to cap - 1 characters; may be NULL when cap is 0.
+ * @param buf Receives the NUL-terminated text, truncated to cap - 1 characters; may be NULL when
+ * cap is 0.
  * @param cap Capacity of buf in bytes.
  * @param needed When not NULL, receives the size the whole text needs, terminating NUL included
  *        (0 on failure).
  * @return ::NG_OK (also when the text was truncated: compare *needed with cap);
  *         ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n.
  */
-NG_API ng_status_t ng_graph_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n, char *buf, size_t cap,
-                                size_t *needed);
+NG_API ng_status_t ng_graph_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n, char *buf,
+                                size_t cap, size_t *needed);
 
 /**
  * @brief Writes the DOT description of ng_graph_dot() to a file.
@@ -116,7 +120,8 @@ NG_API ng_status_t ng_graph_dot(const ng_graph_t *g, ng_op_t *const *roots, int3
  * @return ::NG_OK; ::NG_ERR_IO when the file cannot be written (the message names it);
  *         ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles.
  */
-NG_API ng_status_t ng_graph_write_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n, const char *path);
+NG_API ng_status_t ng_graph_write_dot(const ng_graph_t *g, ng_op_t *const *roots, int32_t n,
+                                      const char *path);
 
 /**@}*/
 
@@ -169,10 +174,11 @@ NG_API const ng_axis_t *ng_axis_component(const ng_axis_t *a, int32_t i);
 
 /** @brief Flags of an assignable tensor (seed 000's table); ng_op_flags() returns their union. */
 enum ng_op_flag {
-    NG_FLAG_CONSTANT = 1,   /**< Immutable, may be inlined (ng_constant()). */
-    NG_FLAG_PERSISTENT = 2, /**< The value is kept by the transformer across runs (every assignable tensor). */
-    NG_FLAG_TRAINABLE = 4,  /**< Listed by ng_variables() (ng_variable()). */
-    NG_FLAG_INPUT = 8       /**< Its value may be passed in at run time (ng_placeholder()). */
+    NG_FLAG_CONSTANT = 1, /**< Immutable, may be inlined (ng_constant()). */
+    NG_FLAG_PERSISTENT =
+        2, /**< The value is kept by the transformer across runs (every assignable tensor). */
+    NG_FLAG_TRAINABLE = 4, /**< Listed by ng_variables() (ng_variable()). */
+    NG_FLAG_INPUT = 8      /**< Its value may be passed in at run time (ng_placeholder()). */
 };
 
 /**
@@ -195,7 +201,8 @@ NG_API const char *ng_op_name(const ng_op_t *op);
  * @brief Renames an op.
  * @param op The op.
  * @param name A non-empty name no other op of the graph has.
- * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments, an empty name or a name already used.
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments, an empty name or a name already
+ * used.
  */
 NG_API ng_status_t ng_op_set_name(ng_op_t *op, const char *name);
 

@@ -1,6 +1,7 @@
 /**
  * @file ops.h
- * @brief Op builders: the four tensor kinds, elementwise math, reductions, views, state and control.
+ * @brief Op builders: the four tensor kinds, elementwise math, reductions, views, state and
+ * control.
  *
  * Every builder takes the graph first and returns a new op owned by it, or NULL on failure. A
  * failing builder (including one given a NULL argument: ::NG_ERR_INVALID_ARGUMENT) sets the
@@ -26,10 +27,12 @@ extern "C" {
 /**@{*/
 /** @brief One axis of a slice: elements start, start + step, ... before stop; or one index. */
 typedef struct ng_slice {
-    int64_t start;      /**< First index (the index itself when index_only). */
-    int64_t stop;       /**< One past the last index in the direction of step; -1 with a negative step runs to index 0. */
-    int64_t step;       /**< Not 0; negative walks backwards. Ignored when index_only. */
-    int32_t index_only; /**< Nonzero: take the single index `start` and drop the axis from the result. */
+    int64_t start; /**< First index (the index itself when index_only). */
+    int64_t stop;  /**< One past the last index in the direction of step; -1 with a negative step
+                      runs to index 0. */
+    int64_t step;  /**< Not 0; negative walks backwards. Ignored when index_only. */
+    int32_t index_only; /**< Nonzero: take the single index `start` and drop the axis from the
+                           result. */
 } ng_slice_t;
 
 /**
@@ -38,66 +41,95 @@ typedef struct ng_slice {
  * @param dt The dtype.
  * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
  * @param rank Number of axes.
- * @param data Dense row-major elements in the order of `axes` (numel * ng_dtype_size(dt) bytes), copied; NULL means zeros. Bool elements are stored as 0/1.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank, repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param data Dense row-major elements in the order of `axes` (numel * ng_dtype_size(dt) bytes),
+ * copied; NULL means zeros. Bool elements are stored as 0/1.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
+ * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
+ * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
  */
-NG_API ng_op_t *ng_constant(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank, const void *data);
+NG_API ng_op_t *ng_constant(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                            int32_t rank, const void *data);
 /**
  * @brief A float32 constant of rank 0.
  * @param g The graph.
  * @param value The value (rounded to float32).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or a value beyond the float32 range.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or a value beyond the
+ * float32 range.
  */
 NG_API ng_op_t *ng_scalar(ng_graph_t *g, double value);
 /**
  * @brief A constant of rank 0 and any dtype.
  * @param g The graph.
  * @param dt The dtype.
- * @param value The value: nonzero is true for bool; integer dtypes need an integral value in their range.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or a value the dtype cannot hold exactly; ::NG_ERR_DTYPE for an unknown dtype.
+ * @param value The value: nonzero is true for bool; integer dtypes need an integral value in their
+ * range.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or a value the dtype
+ * cannot hold exactly; ::NG_ERR_DTYPE for an unknown dtype.
  */
 NG_API ng_op_t *ng_scalar_of(ng_graph_t *g, ng_dtype_t dt, double value);
 /**
- * @brief A placeholder (flags PERSISTENT | INPUT): a value passed in at run time, or kept by the transformer between runs.
+ * @brief A placeholder (flags PERSISTENT | INPUT): a value passed in at run time, or kept by the
+ * transformer between runs.
  * @param g The graph.
  * @param dt The dtype.
  * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
  * @param rank Number of axes.
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank, repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
+ * `axes`; evaluated once by the initializers and broadcast to `axes`.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
+ * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
+ * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
  */
-NG_API ng_op_t *ng_placeholder(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank, ng_op_t *initial_value);
+NG_API ng_op_t *ng_placeholder(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                               int32_t rank, ng_op_t *initial_value);
 /**
- * @brief A persistent tensor (flag PERSISTENT): state kept by the transformer, such as SGD velocity.
+ * @brief A persistent tensor (flag PERSISTENT): state kept by the transformer, such as SGD
+ * velocity.
  * @param g The graph.
  * @param dt The dtype.
  * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
  * @param rank Number of axes.
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank, repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
+ * `axes`; evaluated once by the initializers and broadcast to `axes`.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
+ * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
+ * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
  */
-NG_API ng_op_t *ng_persistent_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank, ng_op_t *initial_value);
+NG_API ng_op_t *ng_persistent_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                     int32_t rank, ng_op_t *initial_value);
 /**
- * @brief A variable (flags PERSISTENT | TRAINABLE): a parameter that training updates; listed by ng_variables().
+ * @brief A variable (flags PERSISTENT | TRAINABLE): a parameter that training updates; listed by
+ * ng_variables().
  * @param g The graph.
  * @param dt The dtype.
  * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
  * @param rank Number of axes.
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank, repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
+ * `axes`; evaluated once by the initializers and broadcast to `axes`.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
+ * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
+ * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
  */
-NG_API ng_op_t *ng_variable(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank, ng_op_t *initial_value);
+NG_API ng_op_t *ng_variable(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                            int32_t rank, ng_op_t *initial_value);
 /**
- * @brief An assignable tensor with any valid combination of flags (the four kinds above are special cases).
+ * @brief An assignable tensor with any valid combination of flags (the four kinds above are special
+ * cases).
  * @param g The graph.
  * @param dt The dtype.
  * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
  * @param rank Number of axes.
- * @param flags A union of NG_FLAG_*: must contain ::NG_FLAG_PERSISTENT; ::NG_FLAG_CONSTANT excludes ::NG_FLAG_TRAINABLE, ::NG_FLAG_INPUT and an initial value (the constant is then zeros).
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank, repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks. Also ::NG_ERR_INVALID_ARGUMENT for flags outside those rules.
+ * @param flags A union of NG_FLAG_*: must contain ::NG_FLAG_PERSISTENT; ::NG_FLAG_CONSTANT excludes
+ * ::NG_FLAG_TRAINABLE, ::NG_FLAG_INPUT and an initial value (the constant is then zeros).
+ * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
+ * `axes`; evaluated once by the initializers and broadcast to `axes`.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
+ * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
+ * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks. Also
+ * ::NG_ERR_INVALID_ARGUMENT for flags outside those rules.
  */
-NG_API ng_op_t *ng_assignable_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank, uint32_t flags, ng_op_t *initial_value);
+NG_API ng_op_t *ng_assignable_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                     int32_t rank, uint32_t flags, ng_op_t *initial_value);
 /**@}*/
 
 /** @name Elementwise, one operand */
@@ -106,91 +138,104 @@ NG_API ng_op_t *ng_assignable_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis
  * @brief -x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_negative(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief |x|, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_absolute(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief -1, 0 or 1 after the sign of x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_sign(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief e to the x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_exp(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief The natural logarithm of x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_log(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief The square root of x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_sqrt(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief x * x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_square(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief 1 / x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_reciprocal(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief 1 / (1 + exp(-x)), elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_sigmoid(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief max(x, 0), elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_relu(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief The sine of x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_sin(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief The cosine of x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_cos(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief The hyperbolic tangent of x, elementwise; the result has x's axes and dtype.
  * @param g The graph.
  * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
  */
 NG_API ng_op_t *ng_tanh(ng_graph_t *g, ng_op_t *x);
 /**
@@ -201,11 +246,13 @@ NG_API ng_op_t *ng_tanh(ng_graph_t *g, ng_op_t *x);
  */
 NG_API ng_op_t *ng_stop_gradient(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief x converted to another dtype (the only dtype conversion there is): floats to integers truncate toward zero, anything nonzero to bool is 1.
+ * @brief x converted to another dtype (the only dtype conversion there is): floats to integers
+ * truncate toward zero, anything nonzero to bool is 1.
  * @param g The graph.
  * @param x The operand.
  * @param dt The result's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_DTYPE for an unknown dtype.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
+ * ::NG_ERR_DTYPE for an unknown dtype.
  */
 NG_API ng_op_t *ng_cast(ng_graph_t *g, ng_op_t *x, ng_dtype_t dt);
 /**@}*/
@@ -213,116 +260,158 @@ NG_API ng_op_t *ng_cast(ng_graph_t *g, ng_op_t *x, ng_dtype_t dt);
 /** @name Elementwise, two operands aligned by axis name */
 /**@{*/
 /**
- * @brief a + b, elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief a + b, elementwise, axes aligned by name; the result has a's axes in order, then b's other
+ * axes, and their dtype.
  * @param g The graph.
  * @param a The first operand (any dtype but bool).
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ or are bool.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
+ * or are bool.
  */
 NG_API ng_op_t *ng_add(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a - b, elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief a - b, elementwise, axes aligned by name; the result has a's axes in order, then b's other
+ * axes, and their dtype.
  * @param g The graph.
  * @param a The first operand (any dtype but bool).
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ or are bool.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
+ * or are bool.
  */
 NG_API ng_op_t *ng_subtract(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a * b, elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief a * b, elementwise, axes aligned by name; the result has a's axes in order, then b's other
+ * axes, and their dtype.
  * @param g The graph.
  * @param a The first operand (any dtype but bool).
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ or are bool.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
+ * or are bool.
  */
 NG_API ng_op_t *ng_multiply(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a / b (integer division truncates toward zero), elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief a / b (integer division truncates toward zero), elementwise, axes aligned by name; the
+ * result has a's axes in order, then b's other axes, and their dtype.
  * @param g The graph.
  * @param a The first operand (any dtype but bool).
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ or are bool.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
+ * or are bool.
  */
 NG_API ng_op_t *ng_divide(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a to the power b, elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief a to the power b, elementwise, axes aligned by name; the result has a's axes in order,
+ * then b's other axes, and their dtype.
  * @param g The graph.
  * @param a The first operand (any dtype but bool).
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ or are bool.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
+ * or are bool.
  */
 NG_API ng_op_t *ng_power(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief The larger of a and b, elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief The larger of a and b, elementwise, axes aligned by name; the result has a's axes in
+ * order, then b's other axes, and their dtype.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_maximum(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief The smaller of a and b, elementwise, axes aligned by name; the result has a's axes in order, then b's other axes, and their dtype.
+ * @brief The smaller of a and b, elementwise, axes aligned by name; the result has a's axes in
+ * order, then b's other axes, and their dtype.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_minimum(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a == b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's other axes.
+ * @brief a == b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
+ * other axes.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a != b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's other axes.
+ * @brief a != b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
+ * other axes.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_not_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a < b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's other axes.
+ * @brief a < b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
+ * other axes.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_less(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a <= b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's other axes.
+ * @brief a <= b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
+ * other axes.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_less_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a > b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's other axes.
+ * @brief a > b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
+ * other axes.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_greater(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a >= b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's other axes.
+ * @brief a >= b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
+ * other axes.
  * @param g The graph.
  * @param a The first operand.
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_greater_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief condition ? a : b, elementwise, all three aligned by name; the result has a's axes, then b's others, then condition's others, and a's dtype.
+ * @brief condition ? a : b, elementwise, all three aligned by name; the result has a's axes, then
+ * b's others, then condition's others, and a's dtype.
  * @param g The graph.
  * @param condition A ::NG_BOOL op.
  * @param a Taken where condition is true.
  * @param b Taken where condition is false; a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES for axes of one name and different lengths; ::NG_ERR_DTYPE when condition is not bool or a and b differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * for axes of one name and different lengths; ::NG_ERR_DTYPE when condition is not bool or a and b
+ * differ.
  */
 NG_API ng_op_t *ng_select(ng_graph_t *g, ng_op_t *condition, ng_op_t *a, ng_op_t *b);
 /**@}*/
@@ -335,7 +424,9 @@ NG_API ng_op_t *ng_select(ng_graph_t *g, ng_op_t *condition, ng_op_t *a, ng_op_t
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
+ * bool x.
  */
 NG_API ng_op_t *ng_sum(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -344,7 +435,9 @@ NG_API ng_op_t *ng_sum(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, 
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
+ * bool x.
  */
 NG_API ng_op_t *ng_max(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -353,7 +446,9 @@ NG_API ng_op_t *ng_max(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, 
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
+ * bool x.
  */
 NG_API ng_op_t *ng_min(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -362,7 +457,9 @@ NG_API ng_op_t *ng_min(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, 
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_mean(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -371,42 +468,53 @@ NG_API ng_op_t *ng_mean(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes,
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
+ * bool x.
  */
 NG_API ng_op_t *ng_prod(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The (biased) variance, mean(square(x - mean(x))) of x over some axes; the result keeps x's other axes in order and its dtype.
+ * @brief The (biased) variance, mean(square(x - mean(x))) of x over some axes; the result keeps x's
+ * other axes in order and its dtype.
  * @param g The graph.
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_variance(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The index of the first maximum of x along one axis, as ::NG_INT64; the result keeps x's other axes in order.
+ * @brief The index of the first maximum of x along one axis, as ::NG_INT64; the result keeps x's
+ * other axes in order.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
  * @param axis The axis of x to search along.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when x lacks the axis; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when x lacks the axis; ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_argmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis);
 /**
- * @brief The index of the first minimum of x along one axis, as ::NG_INT64; the result keeps x's other axes in order.
+ * @brief The index of the first minimum of x along one axis, as ::NG_INT64; the result keeps x's
+ * other axes in order.
  * @param g The graph.
  * @param x The operand (any dtype but bool).
  * @param axis The axis of x to search along.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when x lacks the axis; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when x lacks the axis; ::NG_ERR_DTYPE for a bool x.
  */
 NG_API ng_op_t *ng_argmin(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis);
 /**
  * @brief The tensor contraction of a and b over every axis they share (by name).
  *
- * The result has a's other axes in order, then b's other axes in order; sharing nothing gives the outer product, sharing everything a scalar.
+ * The result has a's other axes in order, then b's other axes in order; sharing nothing gives the
+ * outer product, sharing everything a scalar.
  * @param g The graph.
  * @param a The first operand (any dtype but bool).
  * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when a shared name has two lengths; ::NG_ERR_DTYPE when the dtypes differ or are bool.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when a shared name has two lengths; ::NG_ERR_DTYPE when the dtypes differ or are bool.
  */
 NG_API ng_op_t *ng_dot(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
@@ -415,7 +523,9 @@ NG_API ng_op_t *ng_dot(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_squared_l2(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -424,7 +534,9 @@ NG_API ng_op_t *ng_squared_l2(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const 
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_l2_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -433,7 +545,9 @@ NG_API ng_op_t *ng_l2_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *ax
  * @param x The operand.
  * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_l1_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -442,53 +556,68 @@ NG_API ng_op_t *ng_l1_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *ax
  * @param x The operand (float).
  * @param axes The axes normalised over (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 normalises over every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_softmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief x - max - log(sum(exp(x - max))) over some axes: the logarithm of ng_softmax(), finite for any x.
+ * @brief x - max - log(sum(exp(x - max))) over some axes: the logarithm of ng_softmax(), finite for
+ * any x.
  * @param g The graph.
  * @param x The operand (float).
  * @param axes The axes normalised over (matched by name), distinct; may be NULL when n is 0.
  * @param n Number of axes; 0 normalises over every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when x is not float32 or float64.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
+ * x is not float32 or float64.
  */
 NG_API ng_op_t *ng_log_softmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
  * @brief The cross entropy -sum(t * log(y)) over some axes.
  *
- * When y is an ng_softmax() of logits x, it is built as -sum(t * log_softmax(x)), finite for any logits (seed 001's deriv handler).
+ * When y is an ng_softmax() of logits x, it is built as -sum(t * log_softmax(x)), finite for any
+ * logits (seed 001's deriv handler).
  * @param g The graph.
  * @param y Predicted probabilities (float).
  * @param t Targets, of y's dtype, aligned with y by name.
  * @param axes The axes summed over; may be NULL when n is 0.
  * @param n Number of axes; 0 sums over every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for mismatched axes or an axis neither operand has; ::NG_ERR_DTYPE when y and t differ or are not float.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for mismatched axes or an axis neither operand has; ::NG_ERR_DTYPE when y and t
+ * differ or are not float.
  */
-NG_API ng_op_t *ng_cross_entropy_multi(ng_graph_t *g, ng_op_t *y, ng_op_t *t, const ng_axis_t *const *axes, int32_t n);
+NG_API ng_op_t *ng_cross_entropy_multi(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
+                                       const ng_axis_t *const *axes, int32_t n);
 /**
  * @brief The binary cross entropy -(t log y + (1 - t) log(1 - y)), summed over some axes.
  *
- * When y is an ng_sigmoid() of logits x, it is built as max(x, 0) - t x + log(1 + exp(-|x|)), finite for any logits.
+ * When y is an ng_sigmoid() of logits x, it is built as max(x, 0) - t x + log(1 + exp(-|x|)),
+ * finite for any logits.
  * @param g The graph.
  * @param y Predicted probabilities (float).
  * @param t Targets, of y's dtype, aligned with y by name.
  * @param axes The axes summed over; may be NULL when n is 0.
  * @param n Number of axes; 0 keeps the loss elementwise (no sum).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for mismatched axes or an axis neither operand has; ::NG_ERR_DTYPE when y and t differ or are not float.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for mismatched axes or an axis neither operand has; ::NG_ERR_DTYPE when y and t
+ * differ or are not float.
  */
-NG_API ng_op_t *ng_cross_entropy_binary(ng_graph_t *g, ng_op_t *y, ng_op_t *t, const ng_axis_t *const *axes, int32_t n);
+NG_API ng_op_t *ng_cross_entropy_binary(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
+                                        const ng_axis_t *const *axes, int32_t n);
 /**@}*/
 
 /** @name Axes and views */
 /**@{*/
 /**
- * @brief x broadcast to more axes: the result has exactly `axes`, in that order, repeating x along the new ones.
+ * @brief x broadcast to more axes: the result has exactly `axes`, in that order, repeating x along
+ * the new ones.
  * @param g The graph.
  * @param x The operand.
  * @param axes Distinct axes including every axis of x (by name, same length), in any order.
  * @param n Number of axes.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES when an axis of x is missing or has another length, or a name repeats.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES when an axis of x is missing or has another length, or a name repeats.
  */
 NG_API ng_op_t *ng_broadcast(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -497,16 +626,19 @@ NG_API ng_op_t *ng_broadcast(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *
  * @param x The operand.
  * @param axes A permutation of x's axes (by name).
  * @param n Number of axes: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES when axes is not a permutation of x's axes.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES when axes is not a permutation of x's axes.
  */
-NG_API ng_op_t *ng_axes_with_order(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
+NG_API ng_op_t *ng_axes_with_order(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes,
+                                   int32_t n);
 /**
  * @brief x with its axes renamed, position by position (same data, new names).
  * @param g The graph.
  * @param x The operand.
  * @param axes Distinct axes, the i-th of the length of x's i-th axis.
  * @param n Number of axes: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for a count or a length that differs, or a repeated name.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for a count or a length that differs, or a repeated name.
  */
 NG_API ng_op_t *ng_cast_axes(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -515,16 +647,20 @@ NG_API ng_op_t *ng_cast_axes(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *
  * @param x The operand.
  * @param axis An axis whose name x does not have (length 1 to merely add a dimension).
  * @param position Where the axis goes: 0 <= position <= rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a position outside 0..rank; ::NG_ERR_AXES when x already has an axis of that name.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a position
+ * outside 0..rank; ::NG_ERR_AXES when x already has an axis of that name.
  */
 NG_API ng_op_t *ng_expand_dims(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, int32_t position);
 /**
- * @brief A slice of x: per axis a range with a step (the axis keeps its name with its new length) or one index (the axis is dropped).
+ * @brief A slice of x: per axis a range with a step (the axis keeps its name with its new length)
+ * or one index (the axis is dropped).
  * @param g The graph.
  * @param x The operand.
- * @param specs One ::ng_slice_t per axis of x, in order. With a positive step: 0 <= start <= stop <= length; with a negative step: -1 <= stop <= start < length; an index: 0 <= start < length.
+ * @param specs One ::ng_slice_t per axis of x, in order. With a positive step: 0 <= start <= stop
+ * <= length; with a negative step: -1 <= stop <= start < length; an index: 0 <= start < length.
  * @param n Number of specs: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a count other than the rank, a step of 0 or a range or index outside its axis (the message names the axis).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a count other
+ * than the rank, a step of 0 or a range or index outside its axis (the message names the axis).
  */
 NG_API ng_op_t *ng_slice(ng_graph_t *g, ng_op_t *x, const ng_slice_t *specs, int32_t n);
 /**
@@ -534,33 +670,43 @@ NG_API ng_op_t *ng_slice(ng_graph_t *g, ng_op_t *x, const ng_slice_t *specs, int
  * @param before Per axis of x, the zeros before its elements (0 or more).
  * @param after Per axis of x, the zeros after its elements (0 or more).
  * @param n Number of entries: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a count other than the rank, a negative padding or an overflowing length.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a count other
+ * than the rank, a negative padding or an overflowing length.
  */
-NG_API ng_op_t *ng_pad(ng_graph_t *g, ng_op_t *x, const int64_t *before, const int64_t *after, int32_t n);
+NG_API ng_op_t *ng_pad(ng_graph_t *g, ng_op_t *x, const int64_t *before, const int64_t *after,
+                       int32_t n);
 /**
- * @brief x with consecutive axes merged into one (seed 002's flattening); the merged axis remembers its components, so ng_unflatten() restores them.
+ * @brief x with consecutive axes merged into one (seed 002's flattening); the merged axis remembers
+ * its components, so ng_unflatten() restores them.
  * @param g The graph.
  * @param x The operand.
  * @param axes Axes of x that are consecutive and in x's order (at least one).
  * @param n Number of axes.
  * @param name Name of the merged axis; NULL or "" joins the names with '_' ("H_W").
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES for axes x lacks, not consecutive or out of order, or a name another axis of x has.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES for axes x lacks, not consecutive or out of order, or a name another axis of x
+ * has.
  */
-NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n, const char *name);
+NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n,
+                           const char *name);
 /**
  * @brief x with every flattened axis split back into its components.
  * @param g The graph.
  * @param x The operand.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when x has no flattened axis or a component's name clashes with another axis.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when x has no flattened axis or a component's name clashes with another axis.
  */
 NG_API ng_op_t *ng_unflatten(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief The concatenation of ops along the axis of a given name, whose lengths add up.
  * @param g The graph.
- * @param ops The operands: one dtype, the same axis names (the others of equal lengths), in any order: the first's order is the result's.
+ * @param ops The operands: one dtype, the same axis names (the others of equal lengths), in any
+ * order: the first's order is the result's.
  * @param n Number of operands (1 or more).
  * @param axis_name The name of the axis to concatenate along.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or n < 1; ::NG_ERR_AXES for an operand without that axis or with other axes; ::NG_ERR_DTYPE when the dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or n < 1;
+ * ::NG_ERR_AXES for an operand without that axis or with other axes; ::NG_ERR_DTYPE when the dtypes
+ * differ.
  */
 NG_API ng_op_t *ng_concat(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const char *axis_name);
 /**
@@ -570,16 +716,22 @@ NG_API ng_op_t *ng_concat(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const c
  * @param n Number of operands (1 or more).
  * @param axis The new axis, of length n, whose name no operand has.
  * @param position Where the new axis goes among the first operand's axes: 0 <= position <= rank.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, n < 1 or a bad position; ::NG_ERR_AXES for operands with different axes or an axis of the wrong length or an existing name; ::NG_ERR_DTYPE when the dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, n < 1 or a
+ * bad position; ::NG_ERR_AXES for operands with different axes or an axis of the wrong length or an
+ * existing name; ::NG_ERR_DTYPE when the dtypes differ.
  */
-NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng_axis_t *axis, int32_t position);
+NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng_axis_t *axis,
+                         int32_t position);
 /**
- * @brief One-hot encoding: result[axis = k, ...] is 1 where x == k, else 0; the new axis comes first, then x's axes.
+ * @brief One-hot encoding: result[axis = k, ...] is 1 where x == k, else 0; the new axis comes
+ * first, then x's axes.
  * @param g The graph.
- * @param x Integer class indices (int32, int64 or uint8); values outside 0..length-1 give all zeros.
+ * @param x Integer class indices (int32, int64 or uint8); values outside 0..length-1 give all
+ * zeros.
  * @param axis The new axis; its length is the number of classes; x must not have its name.
  * @param dt The result's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES when x has an axis of that name; ::NG_ERR_DTYPE for a non-integer x or an unknown dt.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
+ * when x has an axis of that name; ::NG_ERR_DTYPE for a non-integer x or an unknown dt.
  */
 NG_API ng_op_t *ng_one_hot(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, ng_dtype_t dt);
 /**@}*/
@@ -587,13 +739,16 @@ NG_API ng_op_t *ng_one_hot(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, ng_
 /** @name State and control (seed 001) */
 /**@{*/
 /**
- * @brief Writes rhs, broadcast to lhs's axes, into lhs when the op runs; the op's value is lhs's new value.
+ * @brief Writes rhs, broadcast to lhs's axes, into lhs when the op runs; the op's value is lhs's
+ * new value.
  *
  * An assignment happens only in computations whose results reach it, e.g. through ng_sequential().
  * @param g The graph.
  * @param lhs A placeholder, persistent tensor or variable (not a constant).
  * @param rhs The value, of lhs's dtype, with axes among lhs's.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, or an lhs that is not an assignable non-constant tensor; ::NG_ERR_AXES when rhs has an axis lhs lacks; ::NG_ERR_DTYPE when the dtypes differ.
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, or an lhs
+ * that is not an assignable non-constant tensor; ::NG_ERR_AXES when rhs has an axis lhs lacks;
+ * ::NG_ERR_DTYPE when the dtypes differ.
  */
 NG_API ng_op_t *ng_assign(ng_graph_t *g, ng_op_t *lhs, ng_op_t *rhs);
 /**

@@ -46,7 +46,8 @@ NG_API ng_tensor_t *ng_tensor_create(ng_dtype_t dt, const int64_t *shape, int32_
  * @return A new tensor, or NULL with the errors of ng_tensor_create() (and
  *         ::NG_ERR_INVALID_ARGUMENT for a NULL data).
  */
-NG_API ng_tensor_t *ng_tensor_from_data(ng_dtype_t dt, const int64_t *shape, int32_t rank, const void *data);
+NG_API ng_tensor_t *ng_tensor_from_data(ng_dtype_t dt, const int64_t *shape, int32_t rank,
+                                        const void *data);
 
 /**
  * @brief Wraps caller memory as a tensor, without copying.
@@ -67,8 +68,9 @@ NG_API ng_tensor_t *ng_tensor_from_data(ng_dtype_t dt, const int64_t *shape, int
  *         space). Ownership passes only when the call succeeds: on failure the deleter is not
  *         called and the caller still owns data.
  */
-NG_API ng_tensor_t *ng_tensor_wrap(ng_dtype_t dt, const int64_t *shape, const int64_t *strides, int32_t rank,
-                                   void *data, void (*deleter)(void *data, void *ctx), void *ctx);
+NG_API ng_tensor_t *ng_tensor_wrap(ng_dtype_t dt, const int64_t *shape, const int64_t *strides,
+                                   int32_t rank, void *data, void (*deleter)(void *data, void *ctx),
+                                   void *ctx);
 
 /**
  * @brief Adds a reference to a tensor. Thread-safe.
@@ -86,7 +88,8 @@ NG_API void ng_tensor_release(ng_tensor_t *t);
 /**
  * @brief The element type of a tensor.
  * @param t A tensor.
- * @return The dtype, or 0 (not a dtype) with ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid handle.
+ * @return The dtype, or 0 (not a dtype) with ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid
+ * handle.
  */
 NG_API ng_dtype_t ng_tensor_dtype(const ng_tensor_t *t);
 
@@ -182,7 +185,8 @@ NG_API ng_tensor_t *ng_tensor_copy(const ng_tensor_t *t);
 NG_API ng_tensor_t *ng_tensor_reshape(ng_tensor_t *t, const int64_t *shape, int32_t rank);
 
 /**
- * @brief A view with the dimensions reordered: dimension i of the result is dimension order[i] of t.
+ * @brief A view with the dimensions reordered: dimension i of the result is dimension order[i] of
+ * t.
  * @param t A tensor.
  * @param order A permutation of 0 .. rank-1; may be NULL when rank is 0.
  * @param rank The number of entries of order: must equal t's rank.
@@ -194,7 +198,8 @@ NG_API ng_tensor_t *ng_tensor_permute(ng_tensor_t *t, const int32_t *order, int3
 /**
  * @brief A view with every dimension reversed (the matrix transpose for rank 2).
  * @param t A tensor.
- * @return A new tensor sharing t's storage, or NULL with ::NG_ERR_INVALID_ARGUMENT for a bad handle.
+ * @return A new tensor sharing t's storage, or NULL with ::NG_ERR_INVALID_ARGUMENT for a bad
+ * handle.
  */
 NG_API ng_tensor_t *ng_tensor_transpose(ng_tensor_t *t);
 
@@ -214,7 +219,8 @@ NG_API ng_tensor_t *ng_tensor_transpose(ng_tensor_t *t);
  * @return A new tensor sharing t's storage, or NULL with ::NG_ERR_INVALID_ARGUMENT for a bad
  *         handle, dim out of range or step 0.
  */
-NG_API ng_tensor_t *ng_tensor_slice(ng_tensor_t *t, int32_t dim, int64_t start, int64_t stop, int64_t step);
+NG_API ng_tensor_t *ng_tensor_slice(ng_tensor_t *t, int32_t dim, int64_t start, int64_t stop,
+                                    int64_t step);
 
 /**
  * @brief A view repeating t over a larger shape, NumPy style: shapes are aligned at their last

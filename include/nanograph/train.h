@@ -1,6 +1,7 @@
 /**
  * @file train.h
- * @brief Training: optimizers that build one training step as an op, and initial values for variables.
+ * @brief Training: optimizers that build one training step as an op, and initial values for
+ * variables.
  *
  * An optimizer call differentiates the cost with respect to every trainable variable it depends
  * on (ng_variables()) and returns an update op: running a computation of it performs one step.
@@ -30,9 +31,10 @@ extern "C" {
 
 /** @brief Options of ng_sgd(). */
 typedef struct ng_sgd_options {
-    double momentum;     /**< In [0, 1); 0 (the default) keeps no velocity: w -= lr * g. */
-    int32_t nesterov;    /**< Nonzero for Nesterov momentum (needs momentum > 0); default 0. */
-    double weight_decay; /**< L2 penalty >= 0 added to each gradient as weight_decay * w; default 0. */
+    double momentum;  /**< In [0, 1); 0 (the default) keeps no velocity: w -= lr * g. */
+    int32_t nesterov; /**< Nonzero for Nesterov momentum (needs momentum > 0); default 0. */
+    double
+        weight_decay; /**< L2 penalty >= 0 added to each gradient as weight_decay * w; default 0. */
 } ng_sgd_options_t;
 
 /**
@@ -54,16 +56,19 @@ NG_API ng_sgd_options_t ng_sgd_options_default(void);
  *         learning rate. The op belongs to g.
  *
  * Per variable w with gradient g' = dcost/dw + weight_decay * w: with momentum m, a velocity
- * v <- m v + g' and w <- w - lr * v (Nesterov: w <- w - lr * (g' + m v)); without, w <- w - lr * g'.
+ * v <- m v + g' and w <- w - lr * v (Nesterov: w <- w - lr * (g' + m v)); without, w <- w - lr *
+ * g'.
  */
-NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, const ng_sgd_options_t *options);
+NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
+                       const ng_sgd_options_t *options);
 
 /** @brief Options of ng_adam(). */
 typedef struct ng_adam_options {
-    double beta1;        /**< Decay of the first moment, in [0, 1); default 0.9. */
-    double beta2;        /**< Decay of the second moment, in [0, 1); default 0.999. */
-    double epsilon;      /**< Added to the root of the second moment, > 0; default 1e-8. */
-    double weight_decay; /**< L2 penalty >= 0 added to each gradient as weight_decay * w; default 0. */
+    double beta1;   /**< Decay of the first moment, in [0, 1); default 0.9. */
+    double beta2;   /**< Decay of the second moment, in [0, 1); default 0.999. */
+    double epsilon; /**< Added to the root of the second moment, > 0; default 1e-8. */
+    double
+        weight_decay; /**< L2 penalty >= 0 added to each gradient as weight_decay * w; default 0. */
 } ng_adam_options_t;
 
 /**
@@ -85,7 +90,8 @@ NG_API ng_adam_options_t ng_adam_options_default(void);
  * m <- beta1 m + (1 - beta1) g', v <- beta2 v + (1 - beta2) g'^2,
  * w <- w - lr * (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + epsilon).
  */
-NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, const ng_adam_options_t *options);
+NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
+                        const ng_adam_options_t *options);
 
 /**
  * @brief A constant of uniformly distributed values, to use as a variable's initial value.
@@ -100,8 +106,8 @@ NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate, co
  *         a negative rank, non-finite bounds, low >= high or a size that overflows;
  *         ::NG_ERR_DTYPE for a dtype that is not float.
  */
-NG_API ng_op_t *ng_initializer_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                       double low, double high, uint64_t seed);
+NG_API ng_op_t *ng_initializer_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                       int32_t rank, double low, double high, uint64_t seed);
 
 /**
  * @brief A constant of normally distributed values, to use as a variable's initial value.
@@ -115,8 +121,8 @@ NG_API ng_op_t *ng_initializer_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_ax
  * @return A constant op of g, or NULL with the status codes of ng_initializer_uniform() (a
  *         negative or non-finite stddev is ::NG_ERR_INVALID_ARGUMENT).
  */
-NG_API ng_op_t *ng_initializer_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                      double mean, double stddev, uint64_t seed);
+NG_API ng_op_t *ng_initializer_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                      int32_t rank, double mean, double stddev, uint64_t seed);
 
 /**
  * @brief Glorot/Xavier uniform values: uniform in +-sqrt(6 / (fan_in + fan_out)).
@@ -132,8 +138,10 @@ NG_API ng_op_t *ng_initializer_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axi
  *         ::NG_ERR_AXES for a fan-in axis that is not one of `axes` or is listed twice;
  *         ::NG_ERR_INVALID_ARGUMENT for no fan-in axes or a fan-in of 0.
  */
-NG_API ng_op_t *ng_initializer_glorot_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                              const ng_axis_t *const *fan_in_axes, int32_t fan_in_rank, uint64_t seed);
+NG_API ng_op_t *ng_initializer_glorot_uniform(ng_graph_t *g, ng_dtype_t dt,
+                                              const ng_axis_t *const *axes, int32_t rank,
+                                              const ng_axis_t *const *fan_in_axes,
+                                              int32_t fan_in_rank, uint64_t seed);
 
 /**
  * @brief He (Kaiming) normal values: mean 0, standard deviation sqrt(2 / fan_in), for ReLU layers.
@@ -141,13 +149,15 @@ NG_API ng_op_t *ng_initializer_glorot_uniform(ng_graph_t *g, ng_dtype_t dt, cons
  * @param dt ::NG_FLOAT32 or ::NG_FLOAT64.
  * @param axes The axes of the value (axes of g).
  * @param rank The number of axes (0 or more).
- * @param fan_in_axes The axes (among `axes`) a unit sums over; fan_in is the product of their lengths.
+ * @param fan_in_axes The axes (among `axes`) a unit sums over; fan_in is the product of their
+ * lengths.
  * @param fan_in_rank The number of fan-in axes (1 or more).
  * @param seed The generator's seed.
  * @return A constant op of g, or NULL with the status codes of ng_initializer_glorot_uniform().
  */
-NG_API ng_op_t *ng_initializer_he_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t rank,
-                                         const ng_axis_t *const *fan_in_axes, int32_t fan_in_rank, uint64_t seed);
+NG_API ng_op_t *ng_initializer_he_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
+                                         int32_t rank, const ng_axis_t *const *fan_in_axes,
+                                         int32_t fan_in_rank, uint64_t seed);
 
 #ifdef __cplusplus
 }

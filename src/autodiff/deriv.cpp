@@ -37,7 +37,8 @@ std::vector<Op *> topological_order(Op *root) {
 
 // Ops of `order` from which some wrt can be reached through arguments (wrts included).
 // StopGradient cuts the path: nothing flows through it.
-std::unordered_set<const Op *> ops_leading_to(const std::vector<Op *> &order, const std::vector<Op *> &wrts) {
+std::unordered_set<const Op *> ops_leading_to(const std::vector<Op *> &order,
+                                              const std::vector<Op *> &wrts) {
     std::unordered_set<const Op *> leading(wrts.begin(), wrts.end());
     for (const Op *op : order) {
         if (op->kind == OpKind::StopGradient) continue;
@@ -54,23 +55,27 @@ std::unordered_set<const Op *> ops_leading_to(const std::vector<Op *> &order, co
 // adjoint of alignment by name is a sum over the broadcast axes) and reorders.
 Op *fit_to(Op *contribution, const Op *arg) {
     if (contribution->dtype != arg->dtype)
-        throw internal_error("adjoint of ", op_kind_name(arg->kind), " has dtype ", dtype_name(contribution->dtype),
-                             ", not ", dtype_name(arg->dtype));
+        throw internal_error("adjoint of ", op_kind_name(arg->kind), " has dtype ",
+                             dtype_name(contribution->dtype), ", not ", dtype_name(arg->dtype));
     Axes extra;
     for (const Axis *axis : contribution->axes)
-        if (std::find(arg->axes.begin(), arg->axes.end(), axis) == arg->axes.end()) extra.push_back(axis);
+        if (std::find(arg->axes.begin(), arg->axes.end(), axis) == arg->axes.end())
+            extra.push_back(axis);
     if (!extra.empty()) contribution = build::reduce(OpKind::Sum, contribution, extra);
-    if (contribution->axes != arg->axes) contribution = build::axes_with_order(contribution, arg->axes);
+    if (contribution->axes != arg->axes)
+        contribution = build::axes_with_order(contribution, arg->axes);
     return contribution;
 }
 
 void check_float(const Op *op, const char *what) {
     if (!dtype_is_float(op->dtype))
-        throw dtype_error(what, " ", op->name, " has dtype ", dtype_name(op->dtype), "; derivatives need float32 or float64");
+        throw dtype_error(what, " ", op->name, " has dtype ", dtype_name(op->dtype),
+                          "; derivatives need float32 or float64");
 }
 
 void check_same_graph(const Op *a, const Op *b, const char *what) {
-    if (a->graph != b->graph) throw invalid_argument(what, " ", b->name, " belongs to another graph");
+    if (a->graph != b->graph)
+        throw invalid_argument(what, " ", b->name, " belongs to another graph");
 }
 
 // The adjoints of ops, each kept as its list of contributions until the op is visited.
@@ -97,7 +102,8 @@ std::vector<Op *> vjp(Op *y, Op *error, const std::vector<Op *> &wrts) {
     check_float(y, "y");
     check_same_graph(y, error, "error");
     if (error->dtype != y->dtype)
-        throw dtype_error("error has dtype ", dtype_name(error->dtype), " but y has ", dtype_name(y->dtype));
+        throw dtype_error("error has dtype ", dtype_name(error->dtype), " but y has ",
+                          dtype_name(y->dtype));
     if (error->axes.size() != y->axes.size() ||
         !std::all_of(error->axes.begin(), error->axes.end(), [&](const Axis *a) {
             return std::find(y->axes.begin(), y->axes.end(), a) != y->axes.end();
@@ -125,7 +131,8 @@ std::vector<Op *> vjp(Op *y, Op *error, const std::vector<Op *> &wrts) {
         context.op = op;
         context.adjoint = adjoint;
         for (const Op *arg : op->args) context.wanted.push_back(leading.count(arg) > 0);
-        if (std::none_of(context.wanted.begin(), context.wanted.end(), [](bool b) { return b; })) continue;
+        if (std::none_of(context.wanted.begin(), context.wanted.end(), [](bool b) { return b; }))
+            continue;
         autodiff::apply_adjoint_rule(context);
         for (auto &[index, contribution] : context.contributions) {
             const Op *arg = op->args[static_cast<size_t>(index)];

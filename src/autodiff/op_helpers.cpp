@@ -11,6 +11,8 @@ Op *with_axes(Op *x, const Axes &axes) {
     return x->axes == axes ? x : build::cast_axes(x, axes);
 }
 
-Op *mask_of(Op *condition, DType dtype) { return build::cast(condition, dtype); }
+Op *mask_of(Op *condition, DType dtype) {
+    return build::cast(condition, dtype);
+}
 
 }  // namespace ng::autodiff

@@ -16,7 +16,7 @@ namespace ng::autodiff {
 struct RuleContext {
     Op *op = nullptr;
     Op *adjoint = nullptr;
-    std::vector<bool> wanted;                          // per argument: does it lead to a wrt?
+    std::vector<bool> wanted;  // per argument: does it lead to a wrt?
     std::vector<std::pair<int32_t, Op *>> contributions;
 
     bool wants(int32_t arg) const { return wanted[static_cast<size_t>(arg)]; }
@@ -40,7 +40,7 @@ void reduction_adjoint(RuleContext &c);
 void dot_adjoint(RuleContext &c);
 void softmax_adjoint(RuleContext &c);
 void log_softmax_adjoint(RuleContext &c);
-void reordering_view_adjoint(RuleContext &c);   // Broadcast, AxesWithOrder
+void reordering_view_adjoint(RuleContext &c);  // Broadcast, AxesWithOrder
 void cast_axes_adjoint(RuleContext &c);
 void flatten_adjoint(RuleContext &c);
 void unflatten_adjoint(RuleContext &c);

@@ -8,15 +8,22 @@
 namespace ng::autodiff {
 namespace {
 
-Op *mul(Op *a, Op *b) { return build::binary(OpKind::Multiply, a, b); }
-Op *div(Op *a, Op *b) { return build::binary(OpKind::Divide, a, b); }
-Op *equal(Op *a, Op *b) { return build::binary(OpKind::Equal, a, b); }
+Op *mul(Op *a, Op *b) {
+    return build::binary(OpKind::Multiply, a, b);
+}
+Op *div(Op *a, Op *b) {
+    return build::binary(OpKind::Divide, a, b);
+}
+Op *equal(Op *a, Op *b) {
+    return build::binary(OpKind::Equal, a, b);
+}
 
 // The axes of x that the reduction op removed.
 Axes reduced_axes(const Op *op, const Op *x) {
     Axes reduced;
     for (const Axis *axis : x->axes)
-        if (std::find(op->axes.begin(), op->axes.end(), axis) == op->axes.end()) reduced.push_back(axis);
+        if (std::find(op->axes.begin(), op->axes.end(), axis) == op->axes.end())
+            reduced.push_back(axis);
     return reduced;
 }
 
@@ -39,7 +46,8 @@ Op *extremum_share(Op *x, Op *y, Op *d, const Axes &reduced) {
 Op *product_share(Op *x, Op *y, Op *d, const Axes &reduced) {
     Op *zero = constant_like(x, 0.0);
     Op *is_zero = equal(x, zero);
-    Op *nonzero_product = build::reduce(OpKind::Prod, build::select(is_zero, constant_like(x, 1.0), x), reduced);
+    Op *nonzero_product =
+        build::reduce(OpKind::Prod, build::select(is_zero, constant_like(x, 1.0), x), reduced);
     Op *zero_count = build::reduce(OpKind::Sum, mask_of(is_zero, x->dtype), reduced);
     Op *single_zero = equal(zero_count, constant_like(x, 1.0));
     Op *at_zero = build::select(single_zero, nonzero_product, zero);
@@ -52,17 +60,15 @@ void reduction_adjoint(RuleContext &c) {
     Op *x = c.arg(0), *y = c.op, *d = c.adjoint;
     Axes reduced = reduced_axes(y, x);
     switch (y->kind) {
-    case OpKind::Sum:
-        return c.add(0, build::broadcast(d, x->axes));
+    case OpKind::Sum: return c.add(0, build::broadcast(d, x->axes));
     case OpKind::Mean:
-        return c.add(0, build::broadcast(div(d, constant_like(d, static_cast<double>(element_count(reduced)))), x->axes));
+        return c.add(
+            0, build::broadcast(
+                   div(d, constant_like(d, static_cast<double>(element_count(reduced)))), x->axes));
     case OpKind::Max:
-    case OpKind::Min:
-        return c.add(0, extremum_share(x, y, d, reduced));
-    case OpKind::Prod:
-        return c.add(0, product_share(x, y, d, reduced));
-    default:
-        return;
+    case OpKind::Min: return c.add(0, extremum_share(x, y, d, reduced));
+    case OpKind::Prod: return c.add(0, product_share(x, y, d, reduced));
+    default: return;
     }
 }
 

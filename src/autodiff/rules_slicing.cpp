@@ -34,7 +34,8 @@ Op *dilated(Op *u, size_t i, int64_t stride) {
     std::vector<std::pair<int64_t, int64_t>> padding(spread->axes.size(), {0, 0});
     padding[i + 1] = {0, stride - 1};
     spread = build::pad(spread, padding);
-    spread = build::flatten(spread, {spread->axes[i], spread->axes[i + 1]}, axis->name + "/dilated");
+    spread =
+        build::flatten(spread, {spread->axes[i], spread->axes[i + 1]}, axis->name + "/dilated");
     std::vector<SliceSpec> specs = whole_axes(spread);
     specs[i].stop = (axis->length - 1) * stride + 1;
     return build::slice(spread, specs);
@@ -50,7 +51,8 @@ void slice_adjoint(RuleContext &c) {
     // Dropped axes come back with length 1, so u has x's rank and axis order.
     Op *u = c.adjoint;
     for (size_t i = 0; i < specs.size(); ++i)
-        if (specs[i].drop) u = build::expand_dims(u, g.axis(x->axes[i]->name, 1), static_cast<int32_t>(i));
+        if (specs[i].drop)
+            u = build::expand_dims(u, g.axis(x->axes[i]->name, 1), static_cast<int32_t>(i));
 
     std::vector<std::pair<int64_t, int64_t>> padding;
     for (size_t i = 0; i < specs.size(); ++i) {

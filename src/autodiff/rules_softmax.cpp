@@ -6,8 +6,12 @@
 namespace ng::autodiff {
 namespace {
 
-Op *mul(Op *a, Op *b) { return build::binary(OpKind::Multiply, a, b); }
-Op *sub(Op *a, Op *b) { return build::binary(OpKind::Subtract, a, b); }
+Op *mul(Op *a, Op *b) {
+    return build::binary(OpKind::Multiply, a, b);
+}
+Op *sub(Op *a, Op *b) {
+    return build::binary(OpKind::Subtract, a, b);
+}
 
 }  // namespace
 

@@ -6,10 +6,18 @@
 namespace ng::autodiff {
 namespace {
 
-Op *mul(Op *a, Op *b) { return build::binary(OpKind::Multiply, a, b); }
-Op *sub(Op *a, Op *b) { return build::binary(OpKind::Subtract, a, b); }
-Op *div(Op *a, Op *b) { return build::binary(OpKind::Divide, a, b); }
-Op *neg(Op *a) { return build::unary(OpKind::Negative, a); }
+Op *mul(Op *a, Op *b) {
+    return build::binary(OpKind::Multiply, a, b);
+}
+Op *sub(Op *a, Op *b) {
+    return build::binary(OpKind::Subtract, a, b);
+}
+Op *div(Op *a, Op *b) {
+    return build::binary(OpKind::Divide, a, b);
+}
+Op *neg(Op *a) {
+    return build::unary(OpKind::Negative, a);
+}
 
 // The derivative of y = f(x), times d.
 Op *local_product(OpKind kind, Op *x, Op *y, Op *d) {
@@ -23,7 +31,8 @@ Op *local_product(OpKind kind, Op *x, Op *y, Op *d) {
     case OpKind::Reciprocal: return neg(mul(d, build::unary(OpKind::Square, y)));
     case OpKind::Sigmoid: return mul(d, mul(y, sub(constant_like(y, 1.0), y)));
     case OpKind::Relu:
-        return build::select(build::binary(OpKind::Greater, x, constant_like(x, 0.0)), d, constant_like(d, 0.0));
+        return build::select(build::binary(OpKind::Greater, x, constant_like(x, 0.0)), d,
+                             constant_like(d, 0.0));
     case OpKind::Sin: return mul(d, build::unary(OpKind::Cos, x));
     case OpKind::Cos: return neg(mul(d, build::unary(OpKind::Sin, x)));
     case OpKind::Tanh: return mul(d, sub(constant_like(y, 1.0), build::unary(OpKind::Square, y)));

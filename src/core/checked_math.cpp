@@ -7,7 +7,8 @@ namespace ng {
 int64_t checked_numel(const std::vector<int64_t> &shape, const char *what) {
     int64_t n = 1;
     for (size_t i = 0; i < shape.size(); ++i) {
-        if (shape[i] < 0) throw invalid_argument(what, " dimension ", i, " is negative (", shape[i], ")");
+        if (shape[i] < 0)
+            throw invalid_argument(what, " dimension ", i, " is negative (", shape[i], ")");
         n = checked_mul(n, shape[i], what);
     }
     return n;

@@ -2,7 +2,9 @@
 
 namespace ng {
 
-bool dtype_valid(DType dt) noexcept { return dt >= NG_BOOL && dt <= NG_FLOAT64; }
+bool dtype_valid(DType dt) noexcept {
+    return dt >= NG_BOOL && dt <= NG_FLOAT64;
+}
 
 size_t dtype_size(DType dt) noexcept {
     switch (dt) {
@@ -28,7 +30,9 @@ const char *dtype_name(DType dt) noexcept {
     }
 }
 
-bool dtype_is_float(DType dt) noexcept { return dt == NG_FLOAT32 || dt == NG_FLOAT64; }
+bool dtype_is_float(DType dt) noexcept {
+    return dt == NG_FLOAT32 || dt == NG_FLOAT64;
+}
 bool dtype_is_integer(DType dt) noexcept {
     return dt == NG_INT32 || dt == NG_INT64 || dt == NG_UINT8;
 }

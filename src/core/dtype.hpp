@@ -11,10 +11,10 @@ namespace ng {
 using DType = ng_dtype_t;
 
 bool dtype_valid(DType dt) noexcept;
-size_t dtype_size(DType dt) noexcept;          // 0 for an invalid dtype
-const char *dtype_name(DType dt) noexcept;     // "invalid" for an invalid dtype
+size_t dtype_size(DType dt) noexcept;       // 0 for an invalid dtype
+const char *dtype_name(DType dt) noexcept;  // "invalid" for an invalid dtype
 bool dtype_is_float(DType dt) noexcept;
-bool dtype_is_integer(DType dt) noexcept;      // int32, int64, uint8 (not bool)
+bool dtype_is_integer(DType dt) noexcept;  // int32, int64, uint8 (not bool)
 
 // Throws NG_ERR_DTYPE naming `what` when dt is not a known dtype.
 void check_dtype(DType dt, const char *what);

@@ -19,7 +19,8 @@ private:
     ng_status_t status_;
 };
 
-// Shorthands that read well at the throw site: `throw invalid_argument("rank ", r, " is negative")`.
+// Shorthands that read well at the throw site: `throw invalid_argument("rank ", r, " is
+// negative")`.
 template <class... Parts>
 std::string concat(const Parts &...parts);
 

@@ -29,7 +29,9 @@ void *aligned_alloc_bytes(size_t bytes, bool zeroed) {
     return p;
 }
 
-void aligned_free(void *p) noexcept { std::free(p); }
+void aligned_free(void *p) noexcept {
+    std::free(p);
+}
 
 }  // namespace
 
@@ -43,9 +45,13 @@ std::shared_ptr<Storage> Storage::allocate_owned(size_t bytes, bool zeroed) {
     }
 }
 
-std::shared_ptr<Storage> Storage::allocate(size_t bytes) { return allocate_owned(bytes, true); }
+std::shared_ptr<Storage> Storage::allocate(size_t bytes) {
+    return allocate_owned(bytes, true);
+}
 
-std::shared_ptr<Storage> Storage::allocate_uninitialized(size_t bytes) { return allocate_owned(bytes, false); }
+std::shared_ptr<Storage> Storage::allocate_uninitialized(size_t bytes) {
+    return allocate_owned(bytes, false);
+}
 
 std::shared_ptr<Storage> Storage::wrap(void *data, size_t bytes, Deleter deleter, void *ctx) {
     // unique_ptr first: if the shared_ptr's control block cannot be allocated, the storage is

@@ -37,7 +37,8 @@ public:
     void adopt(Deleter deleter, void *ctx, void *deleter_data) noexcept;
 
 private:
-    Storage(void *data, size_t bytes, bool owned) noexcept : data_(data), bytes_(bytes), owned_(owned) {}
+    Storage(void *data, size_t bytes, bool owned) noexcept
+        : data_(data), bytes_(bytes), owned_(owned) {}
     static std::shared_ptr<Storage> allocate_owned(size_t bytes, bool zeroed);
 
     void *data_;

@@ -11,15 +11,20 @@ namespace ng {
 Tensor::Tensor(DType dt, Layout layout, std::shared_ptr<Storage> storage)
     : dtype_(dt), layout_(std::move(layout)), storage_(std::move(storage)) {}
 
-Tensor Tensor::zeros(DType dt, const Dims &shape) { return dense(dt, shape, true); }
+Tensor Tensor::zeros(DType dt, const Dims &shape) {
+    return dense(dt, shape, true);
+}
 
-Tensor Tensor::uninitialized(DType dt, const Dims &shape) { return dense(dt, shape, false); }
+Tensor Tensor::uninitialized(DType dt, const Dims &shape) {
+    return dense(dt, shape, false);
+}
 
 Tensor Tensor::dense(DType dt, const Dims &shape, bool zeroed) {
     check_dtype(dt, "dtype");
     size_t bytes = checked_bytes(checked_numel(shape, "shape"), dtype_size(dt), "shape");
     Layout layout{shape, row_major_strides(shape), 0};
-    return Tensor(dt, std::move(layout), zeroed ? Storage::allocate(bytes) : Storage::allocate_uninitialized(bytes));
+    return Tensor(dt, std::move(layout),
+                  zeroed ? Storage::allocate(bytes) : Storage::allocate_uninitialized(bytes));
 }
 
 Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data,
@@ -27,15 +32,16 @@ Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data
     check_dtype(dt, "dtype");
     const size_t element = dtype_size(dt);
     if (strides.size() != shape.size())
-        throw invalid_argument("strides has ", strides.size(), " entries for a shape of rank ", shape.size());
+        throw invalid_argument("strides has ", strides.size(), " entries for a shape of rank ",
+                               shape.size());
     int64_t numel = checked_numel(shape, "shape");
     for (size_t k = 0; k < strides.size(); ++k)
         if (strides[k] == INT64_MIN) throw invalid_argument("stride ", k, " is INT64_MIN");
     if (numel > 0 && data == nullptr)
         throw invalid_argument("data is NULL but the tensor has ", numel, " elements");
     if (reinterpret_cast<uintptr_t>(data) % element != 0)
-        throw invalid_argument("data ", data, " is not aligned to its ", dtype_name(dt), " elements (",
-                               element, " bytes)");
+        throw invalid_argument("data ", data, " is not aligned to its ", dtype_name(dt),
+                               " elements (", element, " bytes)");
 
     // The storage starts at the lowest address the strides reach, so every view's offset is
     // non-negative; the deleter still receives the caller's own pointer.
@@ -43,7 +49,8 @@ Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data
     int64_t lowest, past_highest;
     layout.extent(lowest, past_highest);
     const int64_t elements_below = checked_mul(lowest, -1, "strides");
-    size_t bytes = checked_bytes(checked_add(past_highest, elements_below, "strides"), element, "strides");
+    size_t bytes =
+        checked_bytes(checked_add(past_highest, elements_below, "strides"), element, "strides");
     size_t below = checked_bytes(elements_below, element, "strides");
     uintptr_t address = reinterpret_cast<uintptr_t>(data);
     if (address < below || UINTPTR_MAX - (address - below) < bytes)
@@ -59,7 +66,8 @@ Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data
 
 void *Tensor::data() const {
     if (!storage_ || storage_->data() == nullptr) return nullptr;
-    return static_cast<char *>(storage_->data()) + layout_.offset * static_cast<int64_t>(element_size());
+    return static_cast<char *>(storage_->data()) +
+           layout_.offset * static_cast<int64_t>(element_size());
 }
 
 }  // namespace ng

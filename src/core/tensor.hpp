@@ -84,14 +84,14 @@ public:
     Tensor dense_copy() const;
 
     // Views (share storage). Each throws a descriptive ng::Error when not possible.
-    Tensor reshape(const Dims &shape) const;                 // NG_ERR_UNSUPPORTED if a copy is needed
-    Tensor permute(const std::vector<int32_t> &order) const; // order[i] = source dim of dim i
-    Tensor transpose() const;                                // reverses every dimension
+    Tensor reshape(const Dims &shape) const;  // NG_ERR_UNSUPPORTED if a copy is needed
+    Tensor permute(const std::vector<int32_t> &order) const;  // order[i] = source dim of dim i
+    Tensor transpose() const;                                 // reverses every dimension
     // Python's start:stop:step on one dimension: negative start/stop count from the end, both
     // are clamped to the dimension (so INT64_MIN / INT64_MAX act as an open end), step may be
     // negative but not 0.
     Tensor slice(int32_t dim, int64_t start, int64_t stop, int64_t step) const;
-    Tensor broadcast(const Dims &shape) const;               // numpy-style trailing alignment
+    Tensor broadcast(const Dims &shape) const;  // numpy-style trailing alignment
 
 private:
     static Tensor dense(DType dt, const Dims &shape, bool zeroed);

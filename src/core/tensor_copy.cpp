@@ -10,19 +10,21 @@ namespace ng {
 namespace {
 
 // The byte count of a dense copy of t; `buffer` may be NULL only when that is 0.
-size_t check_dense_buffer(const Tensor &t, const void *buffer, size_t buffer_bytes, const char *name,
-                          const char *bytes_name) {
+size_t check_dense_buffer(const Tensor &t, const void *buffer, size_t buffer_bytes,
+                          const char *name, const char *bytes_name) {
     size_t needed = checked_bytes(t.numel(), t.element_size(), "shape");
     if (buffer_bytes != needed)
-        throw invalid_argument(bytes_name, " is ", buffer_bytes, " but the tensor's ", t.numel(), " ",
-                               dtype_name(t.dtype()), " elements take ", needed, " bytes");
+        throw invalid_argument(bytes_name, " is ", buffer_bytes, " but the tensor's ", t.numel(),
+                               " ", dtype_name(t.dtype()), " elements take ", needed, " bytes");
     if (buffer == nullptr && needed > 0) throw invalid_argument(name, " is NULL");
     return needed;
 }
 
 void check_writable(const Tensor &t) {
     if (t.layout().has_broadcast_dims())
-        throw unsupported("cannot write into a broadcast view (a stride of 0 maps several indices to one element)");
+        throw unsupported(
+            "cannot write into a broadcast view (a stride of 0 maps several indices to one "
+            "element)");
 }
 
 bool overlaps(const Tensor &a, const Tensor &b) {
@@ -41,7 +43,8 @@ void Tensor::read(void *dst, size_t dst_bytes) const {
     if (is_contiguous())
         std::memcpy(dst, data(), bytes);
     else
-        copy_strided_elements(element_size(), shape(), data(), strides(), dst, row_major_strides(shape()));
+        copy_strided_elements(element_size(), shape(), data(), strides(), dst,
+                              row_major_strides(shape()));
 }
 
 void Tensor::write(const void *src, size_t src_bytes) {
@@ -51,15 +54,17 @@ void Tensor::write(const void *src, size_t src_bytes) {
     if (is_contiguous())
         std::memmove(data(), src, bytes);
     else
-        copy_strided_elements(element_size(), shape(), src, row_major_strides(shape()), data(), strides());
+        copy_strided_elements(element_size(), shape(), src, row_major_strides(shape()), data(),
+                              strides());
 }
 
 void Tensor::copy_from(const Tensor &src) {
     if (src.dtype() != dtype_)
-        throw dtype_error("cannot copy a ", dtype_name(src.dtype()), " tensor into a ", dtype_name(dtype_), " tensor");
+        throw dtype_error("cannot copy a ", dtype_name(src.dtype()), " tensor into a ",
+                          dtype_name(dtype_), " tensor");
     if (src.shape() != shape())
-        throw axes_error("cannot copy a tensor of shape ", dims_text(src.shape()), " into one of shape ",
-                         dims_text(shape()));
+        throw axes_error("cannot copy a tensor of shape ", dims_text(src.shape()),
+                         " into one of shape ", dims_text(shape()));
     check_writable(*this);
     if (numel() == 0) return;
     if (overlaps(*this, src)) {
@@ -73,7 +78,8 @@ void Tensor::copy_from(const Tensor &src) {
 Tensor Tensor::dense_copy() const {
     Tensor copy = zeros(dtype_, shape());
     if (numel() > 0)
-        copy_strided_elements(element_size(), shape(), data(), strides(), copy.data(), copy.strides());
+        copy_strided_elements(element_size(), shape(), data(), strides(), copy.data(),
+                              copy.strides());
     return copy;
 }
 

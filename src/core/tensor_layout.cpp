@@ -15,13 +15,15 @@ template <class Order>
 Dims dense_strides(const Dims &shape, const Dims &sizes, Order fastest_first) {
     const Dims &extent = sizes.empty() ? shape : sizes;
     if (extent.size() != shape.size())
-        throw invalid_argument("sizes has rank ", extent.size(), " but shape has rank ", shape.size());
+        throw invalid_argument("sizes has rank ", extent.size(), " but shape has rank ",
+                               shape.size());
     Dims strides(shape.size());
     int64_t step = 1;
     for (size_t k = 0; k < shape.size(); ++k) {
         size_t d = fastest_first(k);
         if (extent[d] < shape[d])
-            throw invalid_argument("size ", extent[d], " of dimension ", d, " is less than its length ", shape[d]);
+            throw invalid_argument("size ", extent[d], " of dimension ", d,
+                                   " is less than its length ", shape[d]);
         strides[d] = step;
         step = checked_mul(step, std::max<int64_t>(extent[d], 1), "strides");
     }
@@ -44,7 +46,9 @@ Dims column_major_strides(const Dims &shape, const Dims &sizes) {
     return dense_strides(shape, sizes, [](size_t k) { return k; });
 }
 
-int64_t Layout::numel() const { return checked_numel(shape, "shape"); }
+int64_t Layout::numel() const {
+    return checked_numel(shape, "shape");
+}
 
 bool Layout::is_row_major_contiguous() const {
     if (numel() == 0) return true;
@@ -81,7 +85,8 @@ bool Layout::has_broadcast_dims() const {
 Dims coalesce(Dims shape, std::vector<Dims *> strides) {
     for (const Dims *s : strides)
         if (s->size() != shape.size())
-            throw internal_error("coalesce: strides of rank ", s->size(), " for a shape of rank ", shape.size());
+            throw internal_error("coalesce: strides of rank ", s->size(), " for a shape of rank ",
+                                 shape.size());
 
     if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
         // Nothing is touched: one empty dimension says so to every loop.
@@ -98,7 +103,8 @@ Dims coalesce(Dims shape, std::vector<Dims *> strides) {
         bool fold = !merged_shape.empty();
         for (size_t t = 0; fold && t < strides.size(); ++t) {
             int64_t span;
-            fold = !__builtin_mul_overflow((*strides[t])[d], shape[d], &span) && merged[t].back() == span;
+            fold = !__builtin_mul_overflow((*strides[t])[d], shape[d], &span) &&
+                   merged[t].back() == span;
         }
         if (fold) {
             merged_shape.back() *= shape[d];

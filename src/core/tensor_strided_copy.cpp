@@ -27,8 +27,8 @@ RowCopy row_copy_for(size_t element_size) {
 
 }  // namespace
 
-void copy_strided_elements(size_t element_size, const Dims &shape, const void *src, Dims src_strides, void *dst,
-                           Dims dst_strides) {
+void copy_strided_elements(size_t element_size, const Dims &shape, const void *src,
+                           Dims src_strides, void *dst, Dims dst_strides) {
     Dims dims = coalesce(shape, {&src_strides, &dst_strides});
     if (!dims.empty() && dims[0] == 0) return;
     if (dims.empty()) {  // a single element

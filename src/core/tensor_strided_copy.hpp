@@ -12,7 +12,7 @@ namespace ng {
 
 // Copies every element of `shape` from src (strides in elements) to dst. The two must not
 // overlap unless they are the same layout.
-void copy_strided_elements(size_t element_size, const Dims &shape, const void *src, Dims src_strides, void *dst,
-                           Dims dst_strides);
+void copy_strided_elements(size_t element_size, const Dims &shape, const void *src,
+                           Dims src_strides, void *dst, Dims dst_strides);
 
 }  // namespace ng

@@ -12,7 +12,8 @@ namespace {
 // not allow it (numpy's no-copy reshape). Both shapes hold the same positive number of
 // elements. Dimensions of length 1 are ignored on the old side; groups of old dimensions with
 // the same product as a group of new ones must be contiguous among themselves.
-bool strides_for_reshape(const Dims &from_shape, const Dims &from_strides, const Dims &to, Dims &out) {
+bool strides_for_reshape(const Dims &from_shape, const Dims &from_strides, const Dims &to,
+                         Dims &out) {
     Dims shape, strides;
     for (size_t k = 0; k < from_shape.size(); ++k)
         if (from_shape[k] != 1) {
@@ -32,7 +33,8 @@ bool strides_for_reshape(const Dims &from_shape, const Dims &from_strides, const
         }
         for (size_t k = i; k < last_i; ++k) {
             int64_t span;
-            if (__builtin_mul_overflow(strides[k + 1], shape[k + 1], &span) || strides[k] != span) return false;
+            if (__builtin_mul_overflow(strides[k + 1], shape[k + 1], &span) || strides[k] != span)
+                return false;
         }
         out[last_j] = strides[last_i];
         for (size_t k = last_j; k > j; --k) out[k - 1] = checked_mul(out[k], to[k], "strides");
@@ -40,7 +42,8 @@ bool strides_for_reshape(const Dims &from_shape, const Dims &from_strides, const
         j = last_j + 1;
     }
     // Whatever is left of the new shape has length 1; give it row-major-like strides.
-    for (size_t k = to.size(); k-- > j;) out[k] = k + 1 < to.size() ? checked_mul(out[k + 1], to[k + 1], "strides") : 1;
+    for (size_t k = to.size(); k-- > j;)
+        out[k] = k + 1 < to.size() ? checked_mul(out[k + 1], to[k + 1], "strides") : 1;
     return true;
 }
 
@@ -49,26 +52,29 @@ bool strides_for_reshape(const Dims &from_shape, const Dims &from_strides, const
 Tensor Tensor::reshape(const Dims &shape) const {
     int64_t n = checked_numel(shape, "shape");
     if (n != numel())
-        throw axes_error("cannot reshape ", dims_text(this->shape()), " (", numel(), " elements) to ",
-                         dims_text(shape), " (", n, " elements)");
+        throw axes_error("cannot reshape ", dims_text(this->shape()), " (", numel(),
+                         " elements) to ", dims_text(shape), " (", n, " elements)");
     Layout layout{shape, {}, layout_.offset};
     if (n == 0)
         layout.strides = row_major_strides(shape);
     else if (!strides_for_reshape(layout_.shape, layout_.strides, shape, layout.strides))
-        throw unsupported("cannot reshape ", dims_text(this->shape()), " with strides ", dims_text(strides()),
-                          " to ", dims_text(shape), " without a copy; copy the tensor first");
+        throw unsupported("cannot reshape ", dims_text(this->shape()), " with strides ",
+                          dims_text(strides()), " to ", dims_text(shape),
+                          " without a copy; copy the tensor first");
     return Tensor(dtype_, std::move(layout), storage_);
 }
 
 Tensor Tensor::permute(const std::vector<int32_t> &order) const {
     if (static_cast<int32_t>(order.size()) != rank())
-        throw invalid_argument("order has ", order.size(), " entries for a tensor of rank ", rank());
+        throw invalid_argument("order has ", order.size(), " entries for a tensor of rank ",
+                               rank());
     std::vector<bool> used(order.size(), false);
     Layout layout{Dims(order.size()), Dims(order.size()), layout_.offset};
     for (size_t k = 0; k < order.size(); ++k) {
         int32_t source = order[k];
         if (source < 0 || source >= rank())
-            throw invalid_argument("order[", k, "] is ", source, ", not a dimension of a rank-", rank(), " tensor");
+            throw invalid_argument("order[", k, "] is ", source, ", not a dimension of a rank-",
+                                   rank(), " tensor");
         if (used[source]) throw invalid_argument("order[", k, "] repeats dimension ", source);
         used[source] = true;
         layout.shape[k] = layout_.shape[source];
@@ -84,7 +90,8 @@ Tensor Tensor::transpose() const {
 }
 
 Tensor Tensor::slice(int32_t dim, int64_t start, int64_t stop, int64_t step) const {
-    if (dim < 0 || dim >= rank()) throw invalid_argument("dim ", dim, " is not a dimension of a rank-", rank(), " tensor");
+    if (dim < 0 || dim >= rank())
+        throw invalid_argument("dim ", dim, " is not a dimension of a rank-", rank(), " tensor");
     if (step == 0) throw invalid_argument("step is 0");
     const int64_t n = layout_.shape[dim];
     // Python's rules: a negative index counts from the end, then both ends are clamped to the
@@ -107,7 +114,8 @@ Tensor Tensor::slice(int32_t dim, int64_t start, int64_t stop, int64_t step) con
     layout.shape[dim] = length;
     if (length > 0) {
         layout.offset += start * layout_.strides[dim];
-        layout.strides[dim] = length > 1 ? checked_mul(layout_.strides[dim], step, "strides") : layout_.strides[dim];
+        layout.strides[dim] =
+            length > 1 ? checked_mul(layout_.strides[dim], step, "strides") : layout_.strides[dim];
     }
     return Tensor(dtype_, std::move(layout), storage_);
 }
@@ -115,7 +123,8 @@ Tensor Tensor::slice(int32_t dim, int64_t start, int64_t stop, int64_t step) con
 Tensor Tensor::broadcast(const Dims &shape) const {
     checked_numel(shape, "shape");
     if (shape.size() < layout_.shape.size())
-        throw axes_error("cannot broadcast ", dims_text(this->shape()), " to the lower rank ", dims_text(shape));
+        throw axes_error("cannot broadcast ", dims_text(this->shape()), " to the lower rank ",
+                         dims_text(shape));
     const size_t lead = shape.size() - layout_.shape.size();
     Layout layout{shape, Dims(shape.size(), 0), layout_.offset};
     for (size_t k = 0; k < layout_.shape.size(); ++k) {
@@ -123,8 +132,9 @@ Tensor Tensor::broadcast(const Dims &shape) const {
         if (have == want)
             layout.strides[lead + k] = layout_.strides[k];
         else if (have != 1)
-            throw axes_error("cannot broadcast ", dims_text(this->shape()), " to ", dims_text(shape), ": dimension ", k,
-                             " has length ", have, ", not 1 or ", want);
+            throw axes_error("cannot broadcast ", dims_text(this->shape()), " to ",
+                             dims_text(shape), ": dimension ", k, " has length ", have,
+                             ", not 1 or ", want);
     }
     return Tensor(dtype_, std::move(layout), storage_);
 }

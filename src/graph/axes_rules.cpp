@@ -6,7 +6,9 @@
 
 namespace ng {
 
-std::string describe(const Axis *axis) { return concat(axis->name, "(", axis->length, ")"); }
+std::string describe(const Axis *axis) {
+    return concat(axis->name, "(", axis->length, ")");
+}
 
 std::string describe(const Axes &axes) {
     std::string s = "(";
@@ -22,7 +24,8 @@ int32_t find_by_name(const Axes &axes, const std::string &name) {
 
 void require_same_length(const Axis *a, const Axis *b) {
     if (a->length != b->length)
-        throw axes_error("axes ", describe(a), " and ", describe(b), " share a name but not a length");
+        throw axes_error("axes ", describe(a), " and ", describe(b),
+                         " share a name but not a length");
 }
 
 Axes align_by_name(const Axes &a, const Axes &b) {
@@ -49,7 +52,9 @@ std::vector<int32_t> positions_of(const Axes &wanted, const Axes &have, const ch
     positions.reserve(wanted.size());
     for (const Axis *axis : wanted) {
         int32_t i = find_by_name(have, axis->name);
-        if (i < 0) throw axes_error("axis ", describe(axis), " is not an axis of ", have_what, " ", describe(have));
+        if (i < 0)
+            throw axes_error("axis ", describe(axis), " is not an axis of ", have_what, " ",
+                             describe(have));
         require_same_length(have[i], axis);
         positions.push_back(i);
     }
@@ -61,32 +66,39 @@ void require_graph(const Graph &g, const Op *op, const char *what) {
 }
 
 void require_graph(const Graph &g, const Axis *axis, const char *what) {
-    if (axis->graph != &g) throw invalid_argument(what, " ", describe(axis), " belongs to another graph");
+    if (axis->graph != &g)
+        throw invalid_argument(what, " ", describe(axis), " belongs to another graph");
 }
 
 void require_same_graph(const Op *first, const Op *other) {
     if (first->graph != other->graph)
-        throw invalid_argument("op ", other->name, " belongs to another graph than op ", first->name);
+        throw invalid_argument("op ", other->name, " belongs to another graph than op ",
+                               first->name);
 }
 
 void require_same_dtype(const Op *a, const Op *b) {
     if (a->dtype != b->dtype)
-        throw dtype_error("dtypes ", dtype_name(a->dtype), " (", a->name, ") and ", dtype_name(b->dtype), " (", b->name,
+        throw dtype_error("dtypes ", dtype_name(a->dtype), " (", a->name, ") and ",
+                          dtype_name(b->dtype), " (", b->name,
                           ") differ; convert one with ng_cast");
 }
 
 void require_float(const Op *x, const char *what) {
     if (!dtype_is_float(x->dtype))
-        throw dtype_error(what, " (", x->name, ") is ", dtype_name(x->dtype), ", not float32 or float64; convert it with ng_cast");
+        throw dtype_error(what, " (", x->name, ") is ", dtype_name(x->dtype),
+                          ", not float32 or float64; convert it with ng_cast");
 }
 
 void require_numeric(const Op *x, const char *what) {
-    if (x->dtype == NG_BOOL) throw dtype_error(what, " (", x->name, ") is bool, which has no arithmetic; convert it with ng_cast");
+    if (x->dtype == NG_BOOL)
+        throw dtype_error(what, " (", x->name,
+                          ") is bool, which has no arithmetic; convert it with ng_cast");
 }
 
 void require_integer(const Op *x, const char *what) {
     if (!dtype_is_integer(x->dtype))
-        throw dtype_error(what, " (", x->name, ") is ", dtype_name(x->dtype), ", not an integer dtype");
+        throw dtype_error(what, " (", x->name, ") is ", dtype_name(x->dtype),
+                          ", not an integer dtype");
 }
 
 std::unique_ptr<Op> make_op(OpKind kind, DType dt, Axes axes, std::vector<Op *> args) {

@@ -39,8 +39,8 @@ void require_same_graph(const Op *first, const Op *other);
 // NG_ERR_DTYPE checks; `what` names the operand in the message.
 void require_same_dtype(const Op *a, const Op *b);
 void require_float(const Op *x, const char *what);
-void require_numeric(const Op *x, const char *what);   // any dtype but bool
-void require_integer(const Op *x, const char *what);   // int32, int64, uint8
+void require_numeric(const Op *x, const char *what);  // any dtype but bool
+void require_integer(const Op *x, const char *what);  // int32, int64, uint8
 
 // A new op of x's graph with the given kind, dtype, axes and args; `finish` adds it.
 std::unique_ptr<Op> make_op(OpKind kind, DType dt, Axes axes, std::vector<Op *> args);

@@ -17,30 +17,32 @@ namespace ng::build {
 
 // assignable tensors (seed 000's table). `data` (constants only) is dense row-major in `axes`
 // order and copied; `initial_value` may be null (zeros) or any op of the same graph, broadcast.
-Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data, Op *initial_value);
+Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data,
+               Op *initial_value);
 Op *constant(Graph &g, DType dt, const Axes &axes, const void *data);
-Op *scalar(Graph &g, DType dt, double value);   // rank-0 constant of any dtype
+Op *scalar(Graph &g, DType dt, double value);  // rank-0 constant of any dtype
 Op *placeholder(Graph &g, DType dt, const Axes &axes, Op *initial_value);
 Op *persistent_tensor(Graph &g, DType dt, const Axes &axes, Op *initial_value);
 Op *variable(Graph &g, DType dt, const Axes &axes, Op *initial_value);
 
-Op *unary(OpKind kind, Op *x);                 // Negative .. Tanh, StopGradient
+Op *unary(OpKind kind, Op *x);  // Negative .. Tanh, StopGradient
 Op *cast(Op *x, DType to);
-Op *binary(OpKind kind, Op *a, Op *b);         // Add .. GreaterEqual (aligned by name)
+Op *binary(OpKind kind, Op *a, Op *b);  // Add .. GreaterEqual (aligned by name)
 Op *select(Op *condition, Op *a, Op *b);
 Op *reduce(OpKind kind, Op *x, const Axes &axes);  // Sum, Max, Min, Mean, Prod; empty axes = all
 Op *arg_reduce(OpKind kind, Op *x, const Axis *axis);  // Argmax, Argmin
 Op *dot(Op *a, Op *b);
-Op *softmax(Op *x, const Axes &axes);          // empty axes = all
+Op *softmax(Op *x, const Axes &axes);  // empty axes = all
 Op *log_softmax(Op *x, const Axes &axes);
 
 Op *broadcast(Op *x, const Axes &axes);
 Op *axes_with_order(Op *x, const Axes &axes);
 Op *cast_axes(Op *x, const Axes &axes);
 Op *expand_dims(Op *x, const Axis *axis, int32_t position);
-Op *slice(Op *x, const std::vector<SliceSpec> &slices);   // one spec per axis of x
+Op *slice(Op *x, const std::vector<SliceSpec> &slices);  // one spec per axis of x
 Op *pad(Op *x, const std::vector<std::pair<int64_t, int64_t>> &padding);
-Op *flatten(Op *x, const Axes &axes_to_merge, const std::string &new_name);  // consecutive axes of x
+Op *flatten(Op *x, const Axes &axes_to_merge,
+            const std::string &new_name);  // consecutive axes of x
 Op *unflatten(Op *x);
 Op *concat(const std::vector<Op *> &xs, const std::string &axis_name);
 Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position);

@@ -27,7 +27,9 @@ void check_pair(const Op *y, const Op *t, const Axes &axes) {
     }
 }
 
-Op *sum_unless_elementwise(Op *x, const Axes &axes) { return axes.empty() ? x : reduce(OpKind::Sum, x, axes); }
+Op *sum_unless_elementwise(Op *x, const Axes &axes) {
+    return axes.empty() ? x : reduce(OpKind::Sum, x, axes);
+}
 
 }  // namespace
 
@@ -42,7 +44,9 @@ Op *squared_l2(Op *x, const Axes &axes) {
     return reduce(OpKind::Sum, unary(OpKind::Square, x), axes);
 }
 
-Op *l2_norm(Op *x, const Axes &axes) { return unary(OpKind::Sqrt, squared_l2(x, axes)); }
+Op *l2_norm(Op *x, const Axes &axes) {
+    return unary(OpKind::Sqrt, squared_l2(x, axes));
+}
 
 Op *l1_norm(Op *x, const Axes &axes) {
     check_reducible(x, axes);
@@ -51,7 +55,8 @@ Op *l1_norm(Op *x, const Axes &axes) {
 
 Op *cross_entropy_multi(Op *y, Op *t, const Axes &axes) {
     check_pair(y, t, axes);
-    Op *log_y = y->kind == OpKind::Softmax ? log_softmax(y->args.front(), y->attrs.axes) : unary(OpKind::Log, y);
+    Op *log_y = y->kind == OpKind::Softmax ? log_softmax(y->args.front(), y->attrs.axes)
+                                           : unary(OpKind::Log, y);
     Op *total = reduce(OpKind::Sum, binary(OpKind::Multiply, t, log_y), axes);
     return unary(OpKind::Negative, total);
 }
@@ -64,12 +69,18 @@ Op *cross_entropy_binary(Op *y, Op *t, const Axes &axes) {
         // With logits x: max(x, 0) - t*x + log(1 + exp(-|x|)), finite for every x.
         Op *x = y->args.front();
         Op *positive_part = binary(OpKind::Maximum, x, scalar(g, y->dtype, 0.0));
-        Op *softplus_tail = unary(OpKind::Log, binary(OpKind::Add, one, unary(OpKind::Exp, unary(OpKind::Negative, unary(OpKind::Absolute, x)))));
-        Op *loss = binary(OpKind::Add, binary(OpKind::Subtract, positive_part, binary(OpKind::Multiply, t, x)), softplus_tail);
+        Op *softplus_tail =
+            unary(OpKind::Log,
+                  binary(OpKind::Add, one,
+                         unary(OpKind::Exp, unary(OpKind::Negative, unary(OpKind::Absolute, x)))));
+        Op *loss = binary(OpKind::Add,
+                          binary(OpKind::Subtract, positive_part, binary(OpKind::Multiply, t, x)),
+                          softplus_tail);
         return sum_unless_elementwise(loss, axes);
     }
     Op *hit = binary(OpKind::Multiply, t, unary(OpKind::Log, y));
-    Op *miss = binary(OpKind::Multiply, binary(OpKind::Subtract, one, t), unary(OpKind::Log, binary(OpKind::Subtract, one, y)));
+    Op *miss = binary(OpKind::Multiply, binary(OpKind::Subtract, one, t),
+                      unary(OpKind::Log, binary(OpKind::Subtract, one, y)));
     return sum_unless_elementwise(unary(OpKind::Negative, binary(OpKind::Add, hit, miss)), axes);
 }
 

@@ -8,8 +8,10 @@ namespace ng::build {
 Op *assign(Op *lhs, Op *rhs) {
     require_same_graph(lhs, rhs);
     if (!lhs->is_assignable())
-        throw invalid_argument("the target ", lhs->name, " is a ", op_type_name(*lhs), ", not an assignable tensor (l-tensor)");
-    if (lhs->flags() & kFlagConstant) throw invalid_argument("the target ", lhs->name, " is a constant");
+        throw invalid_argument("the target ", lhs->name, " is a ", op_type_name(*lhs),
+                               ", not an assignable tensor (l-tensor)");
+    if (lhs->flags() & kFlagConstant)
+        throw invalid_argument("the target ", lhs->name, " is a constant");
     require_same_dtype(lhs, rhs);
     positions_of(rhs->axes, lhs->axes, "the target");
     // The rhs is broadcast to the target's axes, in its order, so the assignment is a plain copy.

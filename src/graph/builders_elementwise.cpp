@@ -35,7 +35,8 @@ Op *cast(Op *x, DType to) {
 }
 
 Op *binary(OpKind kind, Op *a, Op *b) {
-    if (!op_kind_is_elementwise_binary(kind)) throw internal_error("binary() called with ", op_kind_name(kind));
+    if (!op_kind_is_elementwise_binary(kind))
+        throw internal_error("binary() called with ", op_kind_name(kind));
     require_same_graph(a, b);
     require_same_dtype(a, b);
     const bool arithmetic = kind >= OpKind::Add && kind <= OpKind::Power;
@@ -49,7 +50,8 @@ Op *select(Op *condition, Op *a, Op *b) {
     require_same_graph(condition, a);
     require_same_graph(condition, b);
     if (condition->dtype != NG_BOOL)
-        throw dtype_error("condition (", condition->name, ") is ", dtype_name(condition->dtype), ", not bool");
+        throw dtype_error("condition (", condition->name, ") is ", dtype_name(condition->dtype),
+                          ", not bool");
     require_same_dtype(a, b);
     // The value's axes lead, so select(c, a, b) has the axes a + b would have.
     Axes axes = align_by_name(align_by_name(a->axes, b->axes), condition->axes);

@@ -34,7 +34,8 @@ Op *normalize(OpKind kind, Op *x, const Axes &axes) {
 }  // namespace
 
 Op *reduce(OpKind kind, Op *x, const Axes &axes) {
-    if (kind < OpKind::Sum || kind > OpKind::Prod) throw internal_error("reduce() called with ", op_kind_name(kind));
+    if (kind < OpKind::Sum || kind > OpKind::Prod)
+        throw internal_error("reduce() called with ", op_kind_name(kind));
     if (kind == OpKind::Mean)
         require_float(x, "operand");
     else
@@ -78,8 +79,12 @@ Op *dot(Op *a, Op *b) {
     return finish(std::move(op));
 }
 
-Op *softmax(Op *x, const Axes &axes) { return normalize(OpKind::Softmax, x, axes); }
+Op *softmax(Op *x, const Axes &axes) {
+    return normalize(OpKind::Softmax, x, axes);
+}
 
-Op *log_softmax(Op *x, const Axes &axes) { return normalize(OpKind::LogSoftmax, x, axes); }
+Op *log_softmax(Op *x, const Axes &axes) {
+    return normalize(OpKind::LogSoftmax, x, axes);
+}
 
 }  // namespace ng::build

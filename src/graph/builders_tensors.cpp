@@ -15,12 +15,16 @@ namespace {
 constexpr uint32_t kAllFlags = kFlagConstant | kFlagPersistent | kFlagTrainable | kFlagInput;
 
 void check_flags(uint32_t flags, const void *data, const Op *initial_value) {
-    if (flags & ~kAllFlags) throw invalid_argument("flags 0x", std::hex, flags, " has unknown bits");
+    if (flags & ~kAllFlags)
+        throw invalid_argument("flags 0x", std::hex, flags, " has unknown bits");
     if (!(flags & kFlagPersistent))
-        throw invalid_argument("flags 0x", std::hex, flags, " lack NG_FLAG_PERSISTENT, which every assignable tensor has (seed 000)");
+        throw invalid_argument(
+            "flags 0x", std::hex, flags,
+            " lack NG_FLAG_PERSISTENT, which every assignable tensor has (seed 000)");
     if (flags & kFlagConstant) {
         if (flags & (kFlagTrainable | kFlagInput))
-            throw invalid_argument("flags 0x", std::hex, flags, " make a constant trainable or an input");
+            throw invalid_argument("flags 0x", std::hex, flags,
+                                   " make a constant trainable or an input");
         if (initial_value) throw invalid_argument("a constant takes data, not an initial_value op");
     } else if (data) {
         throw invalid_argument("only a constant takes data; give the others an initial_value op");
@@ -35,7 +39,8 @@ void check_axes(const Graph &g, const Axes &axes) {
 void check_initial_value(const Graph &g, DType dt, const Axes &axes, const Op *init) {
     require_graph(g, init, "initial_value");
     if (init->dtype != dt)
-        throw dtype_error("initial_value ", init->name, " is ", dtype_name(init->dtype), " but the tensor is ", dtype_name(dt));
+        throw dtype_error("initial_value ", init->name, " is ", dtype_name(init->dtype),
+                          " but the tensor is ", dtype_name(dt));
     positions_of(init->axes, axes, "the tensor");
 }
 
@@ -46,7 +51,8 @@ void normalize_bools(std::vector<uint8_t> &bytes) {
 
 }  // namespace
 
-Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data, Op *initial_value) {
+Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data,
+               Op *initial_value) {
     check_dtype(dt, "dtype");
     check_flags(flags, data, initial_value);
     check_axes(g, axes);
@@ -81,12 +87,14 @@ Op *scalar(Graph &g, DType dt, double value) {
         } else if constexpr (std::is_integral_v<T>) {
             // max() + 1 is a power of two, exact in a double even for int64.
             const double past_max = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
-            if (!(value >= static_cast<double>(std::numeric_limits<T>::lowest()) && value < past_max &&
-                  value == std::trunc(value)))
-                throw invalid_argument("value ", value, " is not representable as ", dtype_name(dt));
+            if (!(value >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+                  value < past_max && value == std::trunc(value)))
+                throw invalid_argument("value ", value, " is not representable as ",
+                                       dtype_name(dt));
             element = static_cast<T>(value);
         } else {
-            if (std::isfinite(value) && std::fabs(value) > static_cast<double>(std::numeric_limits<T>::max()))
+            if (std::isfinite(value) &&
+                std::fabs(value) > static_cast<double>(std::numeric_limits<T>::max()))
                 throw invalid_argument("value ", value, " overflows ", dtype_name(dt));
             element = static_cast<T>(value);
         }

@@ -36,12 +36,15 @@ SliceSpec checked_spec(const SliceSpec &spec, const Axis *axis) {
     }
     if (spec.step == 0) throw invalid_argument("the slice of axis ", describe(axis), " has step 0");
     const bool forward = spec.step > 0;
-    // Forward: 0 <= start <= stop <= n. Backward: -1 <= stop <= start <= n - 1 (stop -1 runs to index 0).
+    // Forward: 0 <= start <= stop <= n. Backward: -1 <= stop <= start <= n - 1 (stop -1 runs to
+    // index 0).
     const int64_t lowest = forward ? 0 : -1, highest = forward ? n : n - 1;
     if (spec.start < lowest || spec.start > highest || spec.stop < lowest || spec.stop > highest ||
         (forward ? spec.stop < spec.start : spec.stop > spec.start))
-        throw invalid_argument("slice [", spec.start, ":", spec.stop, ":", spec.step, "] does not fit axis ", describe(axis),
-                               forward ? " (needs 0 <= start <= stop <= length)" : " (needs -1 <= stop <= start < length)");
+        throw invalid_argument("slice [", spec.start, ":", spec.stop, ":", spec.step,
+                               "] does not fit axis ", describe(axis),
+                               forward ? " (needs 0 <= start <= stop <= length)"
+                                       : " (needs -1 <= stop <= start < length)");
     return spec;
 }
 
@@ -51,12 +54,14 @@ Axes order_like(const Op *first, const Op *x, const std::string &skip_name) {
     require_same_graph(first, x);
     require_same_dtype(first, x);
     if (x->rank() != first->rank())
-        throw axes_error("operand ", x->name, " ", describe(x->axes), " has not the axes of ", first->name, " ", describe(first->axes));
+        throw axes_error("operand ", x->name, " ", describe(x->axes), " has not the axes of ",
+                         first->name, " ", describe(first->axes));
     Axes reordered;
     for (const Axis *axis : first->axes) {
         int32_t i = find_by_name(x->axes, axis->name);
         if (i < 0)
-            throw axes_error("operand ", x->name, " ", describe(x->axes), " lacks axis ", describe(axis), " of ", first->name);
+            throw axes_error("operand ", x->name, " ", describe(x->axes), " lacks axis ",
+                             describe(axis), " of ", first->name);
         if (axis->name != skip_name) require_same_length(axis, x->axes[i]);
         reordered.push_back(x->axes[i]);
     }
@@ -82,7 +87,8 @@ Axes inserted(Axes axes, const Axis *axis, int32_t position) {
 
 void require_new_name(const Op *x, const Axis *axis) {
     if (find_by_name(x->axes, axis->name) >= 0)
-        throw axes_error("axis ", describe(axis), " is already an axis of ", x->name, " ", describe(x->axes));
+        throw axes_error("axis ", describe(axis), " is already an axis of ", x->name, " ",
+                         describe(x->axes));
 }
 
 }  // namespace
@@ -92,7 +98,9 @@ Op *broadcast(Op *x, const Axes &axes) {
     require_distinct_names(axes, "target axes");
     for (const Axis *axis : x->axes) {
         int32_t i = find_by_name(axes, axis->name);
-        if (i < 0) throw axes_error("the broadcast target ", describe(axes), " lacks axis ", describe(axis), " of the operand");
+        if (i < 0)
+            throw axes_error("the broadcast target ", describe(axes), " lacks axis ",
+                             describe(axis), " of the operand");
         require_same_length(axis, axes[i]);
     }
     return view(OpKind::Broadcast, x, axes);
@@ -102,7 +110,8 @@ Op *axes_with_order(Op *x, const Axes &axes) {
     require_own_axes(x, axes);
     require_distinct_names(axes, "the new order");
     if (axes.size() != x->axes.size())
-        throw axes_error("the new order ", describe(axes), " is not a permutation of ", describe(x->axes));
+        throw axes_error("the new order ", describe(axes), " is not a permutation of ",
+                         describe(x->axes));
     positions_of(axes, x->axes, "the operand");
     return view(OpKind::AxesWithOrder, x, axes);
 }
@@ -111,10 +120,12 @@ Op *cast_axes(Op *x, const Axes &axes) {
     require_own_axes(x, axes);
     require_distinct_names(axes, "the new axes");
     if (axes.size() != x->axes.size())
-        throw axes_error("the new axes ", describe(axes), " are not as many as the operand's ", describe(x->axes));
+        throw axes_error("the new axes ", describe(axes), " are not as many as the operand's ",
+                         describe(x->axes));
     for (size_t i = 0; i < axes.size(); ++i)
         if (axes[i]->length != x->axes[i]->length)
-            throw axes_error("axis ", describe(x->axes[i]), " cannot become ", describe(axes[i]), ": the lengths differ");
+            throw axes_error("axis ", describe(x->axes[i]), " cannot become ", describe(axes[i]),
+                             ": the lengths differ");
     return view(OpKind::CastAxes, x, axes);
 }
 
@@ -126,7 +137,8 @@ Op *expand_dims(Op *x, const Axis *axis, int32_t position) {
 
 Op *slice(Op *x, const std::vector<SliceSpec> &slices) {
     if (slices.size() != x->axes.size())
-        throw invalid_argument(slices.size(), " slice specs for operand ", x->name, " of rank ", x->rank(), " ", describe(x->axes));
+        throw invalid_argument(slices.size(), " slice specs for operand ", x->name, " of rank ",
+                               x->rank(), " ", describe(x->axes));
     Axes result;
     std::vector<SliceSpec> stored;
     for (size_t i = 0; i < slices.size(); ++i) {
@@ -145,18 +157,21 @@ Op *slice(Op *x, const std::vector<SliceSpec> &slices) {
 
 Op *pad(Op *x, const std::vector<std::pair<int64_t, int64_t>> &padding) {
     if (padding.size() != x->axes.size())
-        throw invalid_argument(padding.size(), " paddings for operand ", x->name, " of rank ", x->rank(), " ", describe(x->axes));
+        throw invalid_argument(padding.size(), " paddings for operand ", x->name, " of rank ",
+                               x->rank(), " ", describe(x->axes));
     Axes result;
     for (size_t i = 0; i < padding.size(); ++i) {
         const Axis *axis = x->axes[i];
         auto [before, after] = padding[i];
         if (before < 0 || after < 0)
-            throw invalid_argument("padding (", before, ", ", after, ") of axis ", describe(axis), " is negative");
+            throw invalid_argument("padding (", before, ", ", after, ") of axis ", describe(axis),
+                                   " is negative");
         if (before == 0 && after == 0) {
             result.push_back(axis);
             continue;
         }
-        int64_t length = checked_add(checked_add(axis->length, before, "padded length"), after, "padded length");
+        int64_t length =
+            checked_add(checked_add(axis->length, before, "padded length"), after, "padded length");
         result.push_back(x->graph->axis(axis->name, length));
     }
     auto op = make_op(OpKind::Pad, x->dtype, std::move(result), {x});
@@ -171,7 +186,8 @@ Op *flatten(Op *x, const Axes &axes_to_merge, const std::string &new_name) {
     std::vector<int32_t> at = positions_of(axes_to_merge, x->axes, "the operand");
     for (size_t i = 1; i < at.size(); ++i)
         if (at[i] != at[0] + static_cast<int32_t>(i))
-            throw axes_error("axes ", describe(axes_to_merge), " are not consecutive, in order, in ", describe(x->axes),
+            throw axes_error("axes ", describe(axes_to_merge),
+                             " are not consecutive, in order, in ", describe(x->axes),
                              "; reorder them first with ng_axes_with_order");
     std::string name = new_name;
     if (name.empty())
@@ -183,7 +199,8 @@ Op *flatten(Op *x, const Axes &axes_to_merge, const std::string &new_name) {
     Axes result(x->axes.begin(), x->axes.begin() + at.front());
     Axes rest(x->axes.begin() + at.back() + 1, x->axes.end());
     if (find_by_name(result, name) >= 0 || find_by_name(rest, name) >= 0)
-        throw axes_error("the flattened axis name ", name, " is already an axis of ", describe(x->axes));
+        throw axes_error("the flattened axis name ", name, " is already an axis of ",
+                         describe(x->axes));
     const Axis *merged = x->graph->axis(name, length, components);
     result.push_back(merged);
     result.insert(result.end(), rest.begin(), rest.end());
@@ -205,7 +222,8 @@ Op *unflatten(Op *x) {
             result.insert(result.end(), a->components.begin(), a->components.end());
         }
     }
-    if (!any) throw axes_error("operand ", x->name, " ", describe(x->axes), " has no flattened axis");
+    if (!any)
+        throw axes_error("operand ", x->name, " ", describe(x->axes), " has no flattened axis");
     require_distinct_names(result, "the unflattened axes");
     return finish(make_op(OpKind::Unflatten, x->dtype, std::move(result), {x}));
 }
@@ -214,10 +232,13 @@ Op *concat(const std::vector<Op *> &xs, const std::string &axis_name) {
     if (xs.empty()) throw invalid_argument("nothing to concatenate");
     Op *first = xs.front();
     if (find_by_name(first->axes, axis_name) < 0)
-        throw axes_error("operand ", first->name, " ", describe(first->axes), " has no axis named ", axis_name);
+        throw axes_error("operand ", first->name, " ", describe(first->axes), " has no axis named ",
+                         axis_name);
     const int32_t at = find_by_name(first->axes, axis_name);
     int64_t total = 0;
-    for (const Op *x : xs) total = checked_add(total, order_like(first, x, axis_name)[at]->length, "concatenated length");
+    for (const Op *x : xs)
+        total =
+            checked_add(total, order_like(first, x, axis_name)[at]->length, "concatenated length");
     std::vector<Op *> args = all_in_first_order(xs, axis_name);
     Axes result = first->axes;
     result[at] = first->graph->axis(axis_name, total);
@@ -232,7 +253,8 @@ Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position) {
     require_own_axes(first, {new_axis});
     require_new_name(first, new_axis);
     if (new_axis->length != static_cast<int64_t>(xs.size()))
-        throw axes_error("the new axis ", describe(new_axis), " does not have the length ", xs.size(), " of the stacked list");
+        throw axes_error("the new axis ", describe(new_axis), " does not have the length ",
+                         xs.size(), " of the stacked list");
     // Each operand gains a unit axis of the new name; concatenating along it gives the stack.
     if (position < 0 || position > first->rank())
         throw invalid_argument("position ", position, " is outside 0..", first->rank());
@@ -242,7 +264,8 @@ Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position) {
     Op *stacked = concat(expanded, new_axis->name);
     if (stacked->axes[position] == new_axis) return stacked;
     Axes renamed = stacked->axes;
-    renamed[position] = new_axis;  // a flattened new_axis: same name and length, its components kept
+    renamed[position] =
+        new_axis;  // a flattened new_axis: same name and length, its components kept
     return cast_axes(stacked, renamed);
 }
 

@@ -54,7 +54,9 @@ Op *Graph::find(const std::string &name) const {
 void Graph::rename(Op *op, const std::string &name) {
     if (name.empty()) throw invalid_argument("an op name may not be empty");
     if (op->name == name) return;
-    if (Op *other = find(name)) throw invalid_argument("the name \"", name, "\" is already used by another op (", op_type_name(*other), ")");
+    if (Op *other = find(name))
+        throw invalid_argument("the name \"", name, "\" is already used by another op (",
+                               op_type_name(*other), ")");
     by_name_.emplace(name, op);
     by_name_.erase(op->name);
     op->name = name;

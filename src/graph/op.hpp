@@ -21,13 +21,13 @@ class Graph;
 // Every object behind a C handle starts with a magic number, so the boundary can refuse a handle
 // of the wrong type (or one already destroyed, most of the time) instead of crashing.
 enum : uint32_t {
-    kGraphMagic = 0x4e474752u,       // "NGGR"
-    kAxisMagic = 0x4e474158u,        // "NGAX"
-    kOpMagic = 0x4e474f50u,          // "NGOP"
-    kTensorMagic = 0x4e475445u,      // "NGTE"
-    kTransformerMagic = 0x4e475452u, // "NGTR"
-    kComputationMagic = 0x4e47434fu, // "NGCO"
-    kDeadMagic = 0xdeadbeefu,        // written by destructors
+    kGraphMagic = 0x4e474752u,        // "NGGR"
+    kAxisMagic = 0x4e474158u,         // "NGAX"
+    kOpMagic = 0x4e474f50u,           // "NGOP"
+    kTensorMagic = 0x4e475445u,       // "NGTE"
+    kTransformerMagic = 0x4e475452u,  // "NGTR"
+    kComputationMagic = 0x4e47434fu,  // "NGCO"
+    kDeadMagic = 0xdeadbeefu,         // written by destructors
 };
 
 // A named axis; one object per (name, length, components) in a graph. A flattened axis
@@ -55,38 +55,66 @@ enum class OpKind : int32_t {
     AssignableTensor,  // constants, placeholders, persistent tensors, variables (attrs.flags)
 
     // elementwise, one operand
-    Negative, Absolute, Sign, Exp, Log, Sqrt, Square, Reciprocal, Sigmoid, Relu, Sin, Cos, Tanh,
-    Cast,           // to `dtype`
-    StopGradient,   // identity whose derivative is zero
+    Negative,
+    Absolute,
+    Sign,
+    Exp,
+    Log,
+    Sqrt,
+    Square,
+    Reciprocal,
+    Sigmoid,
+    Relu,
+    Sin,
+    Cos,
+    Tanh,
+    Cast,          // to `dtype`
+    StopGradient,  // identity whose derivative is zero
 
     // elementwise, two operands aligned by axis name
-    Add, Subtract, Multiply, Divide, Power, Maximum, Minimum,
-    Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,  // results are NG_BOOL
-    Select,         // args (condition, a, b): condition ? a : b, all aligned by name
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Power,
+    Maximum,
+    Minimum,
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,  // results are NG_BOOL
+    Select,        // args (condition, a, b): condition ? a : b, all aligned by name
 
     // reductions over attrs.axes (the result keeps the other axes in order)
-    Sum, Max, Min, Mean, Prod,
-    Argmax, Argmin,  // one axis; NG_INT64 result
+    Sum,
+    Max,
+    Min,
+    Mean,
+    Prod,
+    Argmax,
+    Argmin,  // one axis; NG_INT64 result
 
-    Dot,             // contracts every axis the two operands share
+    Dot,  // contracts every axis the two operands share
 
-    Softmax,         // max-subtracted, over attrs.axes
-    LogSoftmax,      // x - max - log(sum(exp(x - max))) over attrs.axes
+    Softmax,     // max-subtracted, over attrs.axes
+    LogSoftmax,  // x - max - log(sum(exp(x - max))) over attrs.axes
 
     // views and data movement
-    Broadcast,       // result axes = attrs.axes (a superset of the operand's, any order)
-    AxesWithOrder,   // result axes = a permutation of the operand's
-    CastAxes,        // renames axes of equal length, in order
-    Slice,           // attrs.slices, one per operand axis
-    Pad,             // attrs.padding, one (before, after) per operand axis; zeros outside
-    Flatten,         // merges consecutive operand axes into one axis with components
-    Unflatten,       // splits flattened axes back into their components
-    Concat,          // along the axis named by attrs.axis (lengths add up)
-    OneHot,          // int operand; new axis attrs.axis of depth length; dtype = `dtype`
+    Broadcast,      // result axes = attrs.axes (a superset of the operand's, any order)
+    AxesWithOrder,  // result axes = a permutation of the operand's
+    CastAxes,       // renames axes of equal length, in order
+    Slice,          // attrs.slices, one per operand axis
+    Pad,            // attrs.padding, one (before, after) per operand axis; zeros outside
+    Flatten,        // merges consecutive operand axes into one axis with components
+    Unflatten,      // splits flattened axes back into their components
+    Concat,         // along the axis named by attrs.axis (lengths add up)
+    OneHot,         // int operand; new axis attrs.axis of depth length; dtype = `dtype`
 
     // state and control (seed 001)
-    Assign,          // args (lhs, rhs): writes rhs, broadcast to lhs's axes, into lhs
-    Sequential,      // args run in order; the value is the last arg's value
+    Assign,      // args (lhs, rhs): writes rhs, broadcast to lhs's axes, into lhs
+    Sequential,  // args run in order; the value is the last arg's value
 };
 
 const char *op_kind_name(OpKind kind) noexcept;
@@ -98,7 +126,8 @@ bool op_kind_is_elementwise_unary(OpKind kind) noexcept;
 bool op_kind_is_elementwise_binary(OpKind kind) noexcept;
 bool op_kind_is_comparison(OpKind kind) noexcept;
 bool op_kind_is_reduction(OpKind kind) noexcept;
-bool op_kind_is_view(OpKind kind) noexcept;  // Broadcast, AxesWithOrder, CastAxes, Slice, Flatten, Unflatten
+bool op_kind_is_view(
+    OpKind kind) noexcept;  // Broadcast, AxesWithOrder, CastAxes, Slice, Flatten, Unflatten
 
 // One operand axis of a Slice. `drop` (an integer index) removes the axis from the result.
 struct SliceSpec {
@@ -118,21 +147,21 @@ struct OpAttrs {
     // (only this result axis is new: other flattened axes of the operand pass through);
     // Argmax/Argmin: the reduced axis.
     const Axis *axis = nullptr;
-    uint32_t flags = 0;                              // AssignableTensor
-    std::vector<uint8_t> data;                       // constant value, dense row-major in `axes` order
-    std::vector<SliceSpec> slices;                   // Slice
-    std::vector<std::pair<int64_t, int64_t>> padding;// Pad
+    uint32_t flags = 0;             // AssignableTensor
+    std::vector<uint8_t> data;      // constant value, dense row-major in `axes` order
+    std::vector<SliceSpec> slices;  // Slice
+    std::vector<std::pair<int64_t, int64_t>> padding;  // Pad
 };
 
 struct Op {
     uint32_t magic = kOpMagic;
     OpKind kind = OpKind::AssignableTensor;
     Graph *graph = nullptr;
-    int64_t id = 0;           // creation order within the graph; stable sort key for passes
-    std::string name;         // unique within the graph
+    int64_t id = 0;    // creation order within the graph; stable sort key for passes
+    std::string name;  // unique within the graph
     DType dtype = 0;
-    Axes axes;                // the value's axes, in order
-    std::vector<Op *> args;   // data dependencies
+    Axes axes;                       // the value's axes, in order
+    std::vector<Op *> args;          // data dependencies
     std::vector<Op *> control_deps;  // must run before this op (seed 001)
     Op *initial_value = nullptr;     // AssignableTensor: evaluated once by the initializers
     OpAttrs attrs;

@@ -20,7 +20,8 @@ void walk_upstream(const std::vector<Op *> &roots, bool include_initial_values, 
 std::vector<Op *> upstream_assignables(Op *op, uint32_t required_flags);
 
 // Ops of g whose metadata has `key` (with `value`, when value is non-null), in creation order.
-std::vector<Op *> select_by_metadata(const Graph &g, const std::string &key, const std::string *value);
+std::vector<Op *> select_by_metadata(const Graph &g, const std::string &key,
+                                     const std::string *value);
 
 // True when `target` is `from` or upstream of it through args and control dependencies.
 bool reaches(Op *from, const Op *target);

@@ -16,7 +16,8 @@ void walk_upstream(const std::vector<Op *> &roots, bool include_initial_values, 
         if (!seen.insert(op).second) continue;
         visit(op);
         if (include_initial_values && op->initial_value) stack.push_back(op->initial_value);
-        for (auto it = op->control_deps.rbegin(); it != op->control_deps.rend(); ++it) stack.push_back(*it);
+        for (auto it = op->control_deps.rbegin(); it != op->control_deps.rend(); ++it)
+            stack.push_back(*it);
         for (auto it = op->args.rbegin(); it != op->args.rend(); ++it) stack.push_back(*it);
     }
 }

@@ -20,7 +20,7 @@ struct TypeMapping {
 };
 
 constexpr TypeMapping kTypes[] = {
-    {NG_INT32, kDLInt, 32},   {NG_INT64, kDLInt, 64},     {NG_UINT8, kDLUInt, 8},
+    {NG_INT32, kDLInt, 32},     {NG_INT64, kDLInt, 64},     {NG_UINT8, kDLUInt, 8},
     {NG_FLOAT32, kDLFloat, 32}, {NG_FLOAT64, kDLFloat, 64},
 };
 
@@ -33,7 +33,8 @@ DLDataType dlpack_type_of(DType dt) {
 }
 
 DType dtype_of(DLDataType type) {
-    if (type.lanes != 1) throw unsupported("DLPack vector types (lanes = ", type.lanes, ") are not supported");
+    if (type.lanes != 1)
+        throw unsupported("DLPack vector types (lanes = ", type.lanes, ") are not supported");
     for (const TypeMapping &m : kTypes)
         if (m.code == type.code && m.bits == type.bits) return m.dtype;
     if (type.code == kDLBoolCode && type.bits == 8) return NG_BOOL;
@@ -49,7 +50,9 @@ struct Export {
     Dims shape, strides;
 };
 
-void delete_export(DLManagedTensor *m) { delete static_cast<Export *>(m->manager_ctx); }
+void delete_export(DLManagedTensor *m) {
+    delete static_cast<Export *>(m->manager_ctx);
+}
 
 // Runs an imported tensor's deleter when its storage dies.
 void release_import(void *, void *ctx) {
@@ -88,11 +91,14 @@ Tensor import_dlpack(DLManagedTensor *m) {
                           int(dl.device.device_type), " (", dl.device.device_id, ")");
     DType dt = dtype_of(dl.dtype);
     if (dl.ndim < 0) throw invalid_argument("ndim is negative (", dl.ndim, ")");
-    if (dl.ndim > 0 && dl.shape == nullptr) throw invalid_argument("shape is NULL but ndim is ", dl.ndim);
+    if (dl.ndim > 0 && dl.shape == nullptr)
+        throw invalid_argument("shape is NULL but ndim is ", dl.ndim);
     Dims shape(dl.shape, dl.shape + dl.ndim);
-    Dims strides = dl.strides == nullptr ? row_major_strides(shape) : Dims(dl.strides, dl.strides + dl.ndim);
+    Dims strides =
+        dl.strides == nullptr ? row_major_strides(shape) : Dims(dl.strides, dl.strides + dl.ndim);
     int64_t numel = checked_numel(shape, "shape");
-    if (numel > 0 && dl.data == nullptr) throw invalid_argument("data is NULL but the tensor has ", numel, " elements");
+    if (numel > 0 && dl.data == nullptr)
+        throw invalid_argument("data is NULL but the tensor has ", numel, " elements");
     if (dl.byte_offset > static_cast<uint64_t>(PTRDIFF_MAX))
         throw invalid_argument("byte_offset ", dl.byte_offset, " is too large");
     void *first = numel == 0 ? dl.data : static_cast<char *>(dl.data) + dl.byte_offset;

@@ -52,37 +52,42 @@ struct ArgRun {
         int32_t last = space.rank() - 1;
         int64_t inner = space.dim(last), tiles = (inner + kTile - 1) / kTile;
         int64_t out_stride = space.last_stride(0);
-        for_items(pool, space.count(0, last) * tiles, length * std::min(inner, kTile), [&](int64_t begin, int64_t end) {
-            auto best = static_cast<int64_t *>(thread_scratch(ScratchArea::Row, kTile * sizeof(int64_t)));
-            for (int64_t item = begin; item < end; ++item) {
-                int64_t start = item % tiles * kTile, len = std::min(kTile, inner - start);
-                int64_t offsets[2] = {0, 0};
-                offsets_of(item / tiles, start, offsets);
-                auto x = reinterpret_cast<const T *>(in) + offsets[1];
-                std::fill(best, best + len, 0);
-                for (int64_t j = 1; j < length; ++j) {
-                    const T *row = x + j * stride;
-                    for (int64_t i = 0; i < len; ++i)
-                        if (replaces(is_max, row[i], x[best[i] * stride + i])) best[i] = j;
-                }
-                auto o = reinterpret_cast<int64_t *>(out) + offsets[0];
-                for (int64_t i = 0; i < len; ++i) o[i * out_stride] = best[i];
-            }
-        });
+        for_items(pool, space.count(0, last) * tiles, length * std::min(inner, kTile),
+                  [&](int64_t begin, int64_t end) {
+                      auto best = static_cast<int64_t *>(
+                          thread_scratch(ScratchArea::Row, kTile * sizeof(int64_t)));
+                      for (int64_t item = begin; item < end; ++item) {
+                          int64_t start = item % tiles * kTile,
+                                  len = std::min(kTile, inner - start);
+                          int64_t offsets[2] = {0, 0};
+                          offsets_of(item / tiles, start, offsets);
+                          auto x = reinterpret_cast<const T *>(in) + offsets[1];
+                          std::fill(best, best + len, 0);
+                          for (int64_t j = 1; j < length; ++j) {
+                              const T *row = x + j * stride;
+                              for (int64_t i = 0; i < len; ++i)
+                                  if (replaces(is_max, row[i], x[best[i] * stride + i]))
+                                      best[i] = j;
+                          }
+                          auto o = reinterpret_cast<int64_t *>(out) + offsets[0];
+                          for (int64_t i = 0; i < len; ++i) o[i * out_stride] = best[i];
+                      }
+                  });
     }
 };
 
 }  // namespace
 
-void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim, const Strided &in,
-                    const Strided &out, ThreadPool *pool) {
+void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim,
+                    const Strided &in, const Strided &out, ThreadPool *pool) {
     thread_local IterationSpace space;
     thread_local std::vector<int64_t> kept_shape;
     thread_local Strided kept_in, kept_out;
 
     check_dtype(dt, "run_arg_reduce");
     if (dim < 0 || dim >= static_cast<int32_t>(shape.size()))
-        throw invalid_argument("run_arg_reduce: dimension ", dim, " out of range for rank ", shape.size());
+        throw invalid_argument("run_arg_reduce: dimension ", dim, " out of range for rank ",
+                               shape.size());
     if (in.strides.size() != shape.size() || out.strides.size() != shape.size())
         throw internal_error("run_arg_reduce: operands need ", shape.size(), " strides");
     auto without_dim = [&](const std::vector<int64_t> &v, std::vector<int64_t> &into) {
@@ -95,18 +100,26 @@ void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, in
     space.assign("run_arg_reduce", kept_shape, {&kept_out, &kept_in});
     if (space.numel() == 0) return;
     int64_t length = shape[dim];
-    if (length <= 0) throw invalid_argument("run_arg_reduce: dimension ", dim, " is empty: no first extreme exists");
+    if (length <= 0)
+        throw invalid_argument("run_arg_reduce: dimension ", dim,
+                               " is empty: no first extreme exists");
     space.drop_unit_dims();
     space.sort_by_stride(1, space.rank());
     space.coalesce();
 
     visit_dtype(dt, [&](auto tag) {
         using T = decltype(tag);
-        ArgRun<T> run{is_max, space, static_cast<const char *>(in.data), static_cast<char *>(out.data), length,
+        ArgRun<T> run{is_max,
+                      space,
+                      static_cast<const char *>(in.data),
+                      static_cast<char *>(out.data),
+                      length,
                       in.strides[dim]};
         bool contiguous_kept = space.last_stride(1) == 1 && space.dim(space.rank() - 1) > 1;
-        if (contiguous_kept && run.stride != 1) run.columns(pool);
-        else run.rows(pool);
+        if (contiguous_kept && run.stride != 1)
+            run.columns(pool);
+        else
+            run.rows(pool);
     });
 }
 

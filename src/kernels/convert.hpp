@@ -17,7 +17,8 @@ To convert_value(From v) {
         if (v != v) return To(0);
         // The bounds as From are exact powers of two (or 0), so these comparisons are exact.
         constexpr From low = static_cast<From>(std::numeric_limits<To>::lowest());
-        constexpr From past_high = static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
+        constexpr From past_high =
+            static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
         if (v <= low) return std::numeric_limits<To>::lowest();
         if (v >= past_high) return std::numeric_limits<To>::max();
         return static_cast<To>(v);
@@ -33,7 +34,9 @@ void store_as(DType dt, From v, void *out) {
         *static_cast<uint8_t *>(out) = v != From(0);
         return;
     }
-    visit_dtype(dt, [&](auto tag) { *static_cast<decltype(tag) *>(out) = convert_value<decltype(tag)>(v); });
+    visit_dtype(dt, [&](auto tag) {
+        *static_cast<decltype(tag) *>(out) = convert_value<decltype(tag)>(v);
+    });
 }
 
 }  // namespace ng::kernels

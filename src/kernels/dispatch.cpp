@@ -25,25 +25,33 @@ const VectorTable &pick_table() {
     if (cpu.avx512bw && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
         return vector_table_avx512;
-    if (cpu.fma3_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return vector_table_avx2;
+    if (cpu.fma3_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return vector_table_avx2;
     return vector_table_sse2;
 }
 
 bool is_float_only(UnaryFn f) {
     switch (f) {
-    case UnaryFn::Copy: case UnaryFn::Negative: case UnaryFn::Absolute: case UnaryFn::Sign:
-    case UnaryFn::Square: case UnaryFn::Relu:
-        return false;
+    case UnaryFn::Copy:
+    case UnaryFn::Negative:
+    case UnaryFn::Absolute:
+    case UnaryFn::Sign:
+    case UnaryFn::Square:
+    case UnaryFn::Relu: return false;
     default: return true;
     }
 }
 
 // Bool values must stay 0 or 1: only operations that keep them so accept bool.
-bool bool_allowed(UnaryFn f) { return f != UnaryFn::Negative && !is_float_only(f); }
+bool bool_allowed(UnaryFn f) {
+    return f != UnaryFn::Negative && !is_float_only(f);
+}
 bool bool_allowed(BinaryFn f) {
     return f == BinaryFn::Multiply || f == BinaryFn::Maximum || f == BinaryFn::Minimum;
 }
-bool bool_allowed(ReduceFn f) { return f != ReduceFn::Sum; }
+bool bool_allowed(ReduceFn f) {
+    return f != ReduceFn::Sum;
+}
 
 void check_common(const char *kernel, DType dt, int64_t n) {
     check_dtype(dt, kernel);
@@ -51,12 +59,14 @@ void check_common(const char *kernel, DType dt, int64_t n) {
 }
 
 void check_step(const char *kernel, int step) {
-    if (step != 0 && step != 1) throw internal_error(kernel, ": step ", step, " is neither 0 nor 1");
+    if (step != 0 && step != 1)
+        throw internal_error(kernel, ": step ", step, " is neither 0 nor 1");
 }
 
 template <class Fn>
 void check_bool(const char *kernel, Fn f, DType dt) {
-    if (dt == NG_BOOL && !bool_allowed(f)) throw dtype_error(kernel, " ", fn_name(f), " is not defined for bool");
+    if (dt == NG_BOOL && !bool_allowed(f))
+        throw dtype_error(kernel, " ", fn_name(f), " is not defined for bool");
 }
 
 }  // namespace
@@ -66,7 +76,9 @@ const VectorTable &vector_table() {
     return table;
 }
 
-const char *simd_arch_name() { return vector_table().name; }
+const char *simd_arch_name() {
+    return vector_table().name;
+}
 
 void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
     check_common("unary", dt, n);
@@ -77,7 +89,8 @@ void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
     vector_table().unary(f, dt, n, x, out);
 }
 
-void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, void *out) {
+void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+            void *out) {
     check_common("binary", dt, n);
     check_fn(f);
     check_bool("binary", f, dt);
@@ -86,7 +99,8 @@ void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const vo
     vector_table().binary(f, dt, n, a, a_step, b, b_step, out);
 }
 
-void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, uint8_t *out) {
+void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+             uint8_t *out) {
     check_common("compare", dt, n);
     check_fn(f);
     check_step("compare", a_step);
@@ -94,7 +108,8 @@ void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const 
     vector_table().compare(f, dt, n, a, a_step, b, b_step, out);
 }
 
-void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b, int b_step, void *out) {
+void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b,
+            int b_step, void *out) {
     check_common("select", dt, n);
     check_step("select", a_step);
     check_step("select", b_step);

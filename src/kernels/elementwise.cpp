@@ -11,8 +11,8 @@ namespace ng::kernels {
 namespace {
 
 // Operand 0 of `space` is the output, operand i + 1 is program input i; bases likewise.
-void run_tiles(const char *driver, IterationSpace &space, const Program &program, void *const *bases,
-               ThreadPool *pool) {
+void run_tiles(const char *driver, IterationSpace &space, const Program &program,
+               void *const *bases, ThreadPool *pool) {
     // Reused between runs on this thread. Workers must reach them through the references below:
     // inside the loop body a thread_local's name would mean the worker's own instance.
     thread_local TileProgram tile_program;
@@ -43,7 +43,8 @@ void run_tiles(const char *driver, IterationSpace &space, const Program &program
 
     for_items(pool, space.count(0, last) * tiles, tile_elements, [&](int64_t begin, int64_t end) {
         void *scratch = thread_scratch(ScratchArea::Tile, tp.scratch_bytes());
-        auto offsets = static_cast<int64_t *>(thread_scratch(ScratchArea::Operands, ops * (sizeof(int64_t) + sizeof(char *))));
+        auto offsets = static_cast<int64_t *>(
+            thread_scratch(ScratchArea::Operands, ops * (sizeof(int64_t) + sizeof(char *))));
         auto pointers = reinterpret_cast<char **>(offsets + ops);
         for (int64_t item = begin; item < end; ++item) {
             int64_t start = item % tiles * kTile;
@@ -51,12 +52,15 @@ void run_tiles(const char *driver, IterationSpace &space, const Program &program
             std::fill(offsets, offsets + ops, 0);
             space.add_offsets(0, last, item / tiles, offsets);
             for (int32_t op = 0; op < ops; ++op)
-                pointers[op] = advance(bases[op], offsets[op] + start * space.last_stride(op), sizes[op]);
+                pointers[op] =
+                    advance(bases[op], offsets[op] + start * space.last_stride(op), sizes[op]);
             TileValues v = tp.run(scratch, len, pointers + 1, pointers[0]);
             if (v.data == pointers[0]) continue;  // written in place
             if (v.step) {
-                if (out_stride == 1) unary(UnaryFn::Copy, out_dtype, len, v.data, pointers[0]);
-                else scatter(sizes[0], len, v.data, pointers[0], out_stride);
+                if (out_stride == 1)
+                    unary(UnaryFn::Copy, out_dtype, len, v.data, pointers[0]);
+                else
+                    scatter(sizes[0], len, v.data, pointers[0], out_stride);
             } else {
                 broadcast(sizes[0], len, v.data, pointers[0], out_stride);
             }
@@ -66,12 +70,13 @@ void run_tiles(const char *driver, IterationSpace &space, const Program &program
 
 }  // namespace
 
-void run_elementwise(const Program &program, const std::vector<int64_t> &shape, const std::vector<Strided> &inputs,
-                     const Strided &out, ThreadPool *pool) {
+void run_elementwise(const Program &program, const std::vector<int64_t> &shape,
+                     const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool) {
     thread_local IterationSpace space;
     thread_local std::vector<void *> bases;
     if (inputs.size() != program.inputs.size())
-        throw internal_error("run_elementwise: program has ", program.inputs.size(), " inputs, given ", inputs.size());
+        throw internal_error("run_elementwise: program has ", program.inputs.size(),
+                             " inputs, given ", inputs.size());
     space.assign("run_elementwise", shape, {&out}, inputs);
     bases.resize(inputs.size() + 1);
     bases[0] = out.data;
@@ -79,8 +84,8 @@ void run_elementwise(const Program &program, const std::vector<int64_t> &shape, 
     run_tiles("run_elementwise", space, program, bases.data(), pool);
 }
 
-void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src, const Strided &dst,
-                  ThreadPool *pool) {
+void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src,
+                  const Strided &dst, ThreadPool *pool) {
     thread_local IterationSpace space;
     thread_local Program copy;  // no instructions: the result is input 0
     check_dtype(dt, "copy_strided");

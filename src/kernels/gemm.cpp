@@ -14,13 +14,15 @@ namespace {
 void check_leading(const char *name, int64_t ld, bool transposed, int64_t rows, int64_t cols) {
     int64_t row_length = transposed ? rows : cols;
     if (ld < std::max<int64_t>(1, row_length))
-        throw invalid_argument("gemm: leading dimension ", name, " = ", ld, " is less than ", row_length);
-    if (ld > INT_MAX) throw unsupported("gemm: leading dimension ", name, " = ", ld, " exceeds BLAS's int range");
+        throw invalid_argument("gemm: leading dimension ", name, " = ", ld, " is less than ",
+                               row_length);
+    if (ld > INT_MAX)
+        throw unsupported("gemm: leading dimension ", name, " = ", ld, " exceeds BLAS's int range");
 }
 
 template <class T>
-void integer_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t alpha, const T *a, int64_t lda,
-                  const T *b, int64_t ldb, int64_t beta, T *c, int64_t ldc) {
+void integer_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t alpha, const T *a,
+                  int64_t lda, const T *b, int64_t ldb, int64_t beta, T *c, int64_t ldc) {
     using U = uint64_t;  // wrapping arithmetic: overflow is defined, as for the elementwise ops
     for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
@@ -31,7 +33,8 @@ void integer_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t alp
                 acc += U(int64_t(x)) * U(int64_t(y));
             }
             T &out = c[i * ldc + j];
-            U previous = beta == 0 ? 0 : U(int64_t(out)) * U(beta);  // beta = 0 ignores C, as BLAS does
+            U previous =
+                beta == 0 ? 0 : U(int64_t(out)) * U(beta);  // beta = 0 ignores C, as BLAS does
             out = static_cast<T>(U(alpha) * acc + previous);
         }
 }
@@ -44,10 +47,12 @@ int64_t integral(const char *name, double v) {
 
 }  // namespace
 
-void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
-          int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
+          double alpha, const void *a, int64_t lda, const void *b, int64_t ldb, double beta,
+          void *c, int64_t ldc) {
     check_dtype(dt, "gemm");
-    if (m < 0 || n < 0 || k < 0) throw invalid_argument("gemm: negative size m=", m, " n=", n, " k=", k);
+    if (m < 0 || n < 0 || k < 0)
+        throw invalid_argument("gemm: negative size m=", m, " n=", n, " k=", k);
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
         throw unsupported("gemm: size m=", m, " n=", n, " k=", k, " exceeds BLAS's int range");
     check_leading("lda", lda, transpose_a, m, k);
@@ -60,12 +65,14 @@ void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, in
     int im = int(m), in = int(n), ik = int(k);
     switch (dt) {
     case NG_FLOAT32:
-        cblas_sgemm(CblasRowMajor, ta, tb, im, in, ik, float(alpha), static_cast<const float *>(a), int(lda),
-                    static_cast<const float *>(b), int(ldb), float(beta), static_cast<float *>(c), int(ldc));
+        cblas_sgemm(CblasRowMajor, ta, tb, im, in, ik, float(alpha), static_cast<const float *>(a),
+                    int(lda), static_cast<const float *>(b), int(ldb), float(beta),
+                    static_cast<float *>(c), int(ldc));
         return;
     case NG_FLOAT64:
-        cblas_dgemm(CblasRowMajor, ta, tb, im, in, ik, alpha, static_cast<const double *>(a), int(lda),
-                    static_cast<const double *>(b), int(ldb), beta, static_cast<double *>(c), int(ldc));
+        cblas_dgemm(CblasRowMajor, ta, tb, im, in, ik, alpha, static_cast<const double *>(a),
+                    int(lda), static_cast<const double *>(b), int(ldb), beta,
+                    static_cast<double *>(c), int(ldc));
         return;
     case NG_BOOL: throw dtype_error("gemm: bool is not a numeric dtype");
     default: break;
@@ -73,8 +80,8 @@ void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, in
     int64_t ia = integral("alpha", alpha), ib = integral("beta", beta);
     visit_dtype(dt, [&](auto tag) {
         using T = decltype(tag);
-        integer_gemm(transpose_a, transpose_b, m, n, k, ia, static_cast<const T *>(a), lda, static_cast<const T *>(b),
-                     ldb, ib, static_cast<T *>(c), ldc);
+        integer_gemm(transpose_a, transpose_b, m, n, k, ia, static_cast<const T *>(a), lda,
+                     static_cast<const T *>(b), ldb, ib, static_cast<T *>(c), ldc);
     });
 }
 

@@ -12,23 +12,28 @@
 namespace ng::kernels {
 
 void IterationSpace::assign(const char *driver, const std::vector<int64_t> &shape,
-                            std::initializer_list<const Strided *> first, const std::vector<Strided> &rest) {
+                            std::initializer_list<const Strided *> first,
+                            const std::vector<Strided> &rest) {
     for (size_t d = 0; d < shape.size(); ++d)
-        if (shape[d] < 0) throw invalid_argument(driver, ": dimension ", d, " has negative length ", shape[d]);
+        if (shape[d] < 0)
+            throw invalid_argument(driver, ": dimension ", d, " has negative length ", shape[d]);
     checked_numel(shape, driver);
     shape_.assign(shape.begin(), shape.end());
     strides_.resize(first.size() + rest.size());
     size_t op = 0;
     auto take = [&](const Strided &s) {
         if (s.strides.size() != shape.size())
-            throw internal_error(driver, ": operand ", op, " has ", s.strides.size(), " strides for rank ", shape.size());
+            throw internal_error(driver, ": operand ", op, " has ", s.strides.size(),
+                                 " strides for rank ", shape.size());
         strides_[op++].assign(s.strides.begin(), s.strides.end());
     };
     for (const Strided *s : first) take(*s);
     for (const Strided &s : rest) take(s);
 }
 
-int64_t IterationSpace::numel() const { return count(0, rank()); }
+int64_t IterationSpace::numel() const {
+    return count(0, rank());
+}
 
 int64_t IterationSpace::count(int32_t first, int32_t last) const {
     int64_t n = 1;
@@ -96,7 +101,8 @@ void IterationSpace::move_to_back(int32_t d) {
     apply_order();
 }
 
-void IterationSpace::add_offsets(int32_t first, int32_t last, int64_t linear, int64_t *offsets) const {
+void IterationSpace::add_offsets(int32_t first, int32_t last, int64_t linear,
+                                 int64_t *offsets) const {
     for (int32_t d = last - 1; d >= first; --d) {
         int64_t i = linear % shape_[d];
         linear /= shape_[d];

@@ -19,7 +19,8 @@ constexpr int64_t kTile = 2048;
 class IterationSpace {
 public:
     // Validates shape (non-negative) and that every operand has one stride per dimension.
-    void assign(const char *driver, const std::vector<int64_t> &shape, std::initializer_list<const Strided *> first,
+    void assign(const char *driver, const std::vector<int64_t> &shape,
+                std::initializer_list<const Strided *> first,
                 const std::vector<Strided> &rest = {});
 
     int32_t rank() const { return static_cast<int32_t>(shape_.size()); }
@@ -35,7 +36,8 @@ public:
     void drop_unit_dims();
     // Stable-sorts dimensions [0, end) by decreasing |stride| of operand `op`.
     void sort_by_stride(int32_t op, int32_t end);
-    // Stable-partitions dimensions [0, end): those where `pred(d)` holds go first. Returns how many.
+    // Stable-partitions dimensions [0, end): those where `pred(d)` holds go first. Returns how
+    // many.
     template <class Pred>
     int32_t partition(int32_t end, Pred pred);
     // Merges adjacent dimensions d, d+1 when stride[d] == stride[d+1] * dim(d+1) for every operand.

@@ -1,6 +1,5 @@
 #include "kernels/kernel_names.hpp"
 
-
 #include <iterator>
 
 #include "core/error.hpp"
@@ -8,10 +7,12 @@
 namespace ng::kernels {
 namespace {
 
-constexpr const char *kUnary[] = {"copy", "negative", "absolute", "sign", "exp", "log", "sqrt",
-                                  "square", "reciprocal", "sigmoid", "relu", "sin", "cos", "tanh"};
-constexpr const char *kBinary[] = {"add", "subtract", "multiply", "divide", "power", "maximum", "minimum"};
-constexpr const char *kCompare[] = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+constexpr const char *kUnary[] = {"copy",   "negative",   "absolute", "sign", "exp", "log", "sqrt",
+                                  "square", "reciprocal", "sigmoid",  "relu", "sin", "cos", "tanh"};
+constexpr const char *kBinary[] = {"add",   "subtract", "multiply", "divide",
+                                   "power", "maximum",  "minimum"};
+constexpr const char *kCompare[] = {"equal",      "not_equal", "less",
+                                    "less_equal", "greater",   "greater_equal"};
 constexpr const char *kReduce[] = {"sum", "max", "min", "prod"};
 
 template <class Fn, size_t N>
@@ -23,19 +24,36 @@ const char *lookup(Fn f, const char *const (&names)[N]) {
 template <size_t N, class Fn>
 void check(Fn f, const char *kind) {
     auto i = static_cast<int32_t>(f);
-    if (i < 0 || static_cast<size_t>(i) >= N) throw internal_error("invalid ", kind, " function code ", i);
+    if (i < 0 || static_cast<size_t>(i) >= N)
+        throw internal_error("invalid ", kind, " function code ", i);
 }
 
 }  // namespace
 
-const char *fn_name(UnaryFn f) { return lookup(f, kUnary); }
-const char *fn_name(BinaryFn f) { return lookup(f, kBinary); }
-const char *fn_name(CompareFn f) { return lookup(f, kCompare); }
-const char *fn_name(ReduceFn f) { return lookup(f, kReduce); }
+const char *fn_name(UnaryFn f) {
+    return lookup(f, kUnary);
+}
+const char *fn_name(BinaryFn f) {
+    return lookup(f, kBinary);
+}
+const char *fn_name(CompareFn f) {
+    return lookup(f, kCompare);
+}
+const char *fn_name(ReduceFn f) {
+    return lookup(f, kReduce);
+}
 
-void check_fn(UnaryFn f) { check<std::size(kUnary)>(f, "unary"); }
-void check_fn(BinaryFn f) { check<std::size(kBinary)>(f, "binary"); }
-void check_fn(CompareFn f) { check<std::size(kCompare)>(f, "compare"); }
-void check_fn(ReduceFn f) { check<std::size(kReduce)>(f, "reduce"); }
+void check_fn(UnaryFn f) {
+    check<std::size(kUnary)>(f, "unary");
+}
+void check_fn(BinaryFn f) {
+    check<std::size(kBinary)>(f, "binary");
+}
+void check_fn(CompareFn f) {
+    check<std::size(kCompare)>(f, "compare");
+}
+void check_fn(ReduceFn f) {
+    check<std::size(kReduce)>(f, "reduce");
+}
 
 }  // namespace ng::kernels

@@ -21,7 +21,20 @@ class ThreadPool;
 namespace ng::kernels {
 
 enum class UnaryFn : int32_t {
-    Copy, Negative, Absolute, Sign, Exp, Log, Sqrt, Square, Reciprocal, Sigmoid, Relu, Sin, Cos, Tanh,
+    Copy,
+    Negative,
+    Absolute,
+    Sign,
+    Exp,
+    Log,
+    Sqrt,
+    Square,
+    Reciprocal,
+    Sigmoid,
+    Relu,
+    Sin,
+    Cos,
+    Tanh,
 };
 enum class BinaryFn : int32_t { Add, Subtract, Multiply, Divide, Power, Maximum, Minimum };
 enum class CompareFn : int32_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
@@ -44,9 +57,12 @@ enum class ReduceFn : int32_t { Sum, Max, Min, Prod };
 // Invalid requests throw ng::Error (dtype, negative n, function code out of range, step not 0/1).
 void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out);
 // a_step / b_step: 1 = array, 0 = one value broadcast over the array.
-void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, void *out);
-void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, uint8_t *out);
-void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b, int b_step, void *out);
+void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+            void *out);
+void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+             uint8_t *out);
+void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b,
+            int b_step, void *out);
 void cast(DType from, DType to, int64_t n, const void *x, void *out);
 // *result = f over x[0..n) (n may be 0: the identity of f). Float sums use several accumulators.
 void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
@@ -73,16 +89,16 @@ struct Strided {
 // instructions produce NG_BOOL, Cast produces `to`.
 struct Instruction {
     enum class Type : int32_t { Unary, Binary, Compare, Select, Cast } type;
-    int32_t fn = 0;        // UnaryFn / BinaryFn / CompareFn value
-    DType dtype = 0;       // operand dtype
-    DType to = 0;          // Cast only
+    int32_t fn = 0;   // UnaryFn / BinaryFn / CompareFn value
+    DType dtype = 0;  // operand dtype
+    DType to = 0;     // Cast only
     int32_t src[3] = {-1, -1, -1};
 };
 
 struct Program {
-    std::vector<DType> inputs;           // dtype of each input register
+    std::vector<DType> inputs;  // dtype of each input register
     std::vector<Instruction> code;
-    int32_t result = -1;                 // register written to the output
+    int32_t result = -1;  // register written to the output
     DType result_dtype() const;
 };
 
@@ -105,15 +121,18 @@ void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, in
 
 // Max-subtracted softmax (or log-softmax) over the dimensions with reduced[d] = true. Finite for
 // inputs of any magnitude.
-void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const std::vector<bool> &reduced,
-                 const Strided &in, const Strided &out, ThreadPool *pool);
+void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
+                 const std::vector<bool> &reduced, const Strided &in, const Strided &out,
+                 ThreadPool *pool);
 
 // C[M,N] = alpha * op(A) op(B) + beta * C through OpenBLAS (float32/float64); row-major, with
 // leading dimensions in elements. Other dtypes use a plain loop.
-void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, double alpha,
-          const void *a, int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc);
+void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
+          double alpha, const void *a, int64_t lda, const void *b, int64_t ldb, double beta,
+          void *c, int64_t ldc);
 
 // Copies src to dst elementwise over `shape` (both strided, same dtype).
-void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src, const Strided &dst, ThreadPool *pool);
+void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src,
+                  const Strided &dst, ThreadPool *pool);
 
 }  // namespace ng::kernels

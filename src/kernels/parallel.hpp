@@ -16,7 +16,8 @@ constexpr int64_t kChunkMinElements = 16384;
 template <class Body>
 void for_items(ThreadPool *pool, int64_t items, int64_t elements_per_item, const Body &body) {
     elements_per_item = std::max<int64_t>(elements_per_item, 1);
-    if (pool && pool->size() > 1 && items > 1 && items * elements_per_item >= kParallelMinElements) {
+    if (pool && pool->size() > 1 && items > 1 &&
+        items * elements_per_item >= kParallelMinElements) {
         int64_t grain = std::max<int64_t>(1, kChunkMinElements / elements_per_item);
         // A single-reference capture fits std::function's inline buffer: no allocation.
         pool->parallel_for(items, grain, [&body](int64_t begin, int64_t end) { body(begin, end); });

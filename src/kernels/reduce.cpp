@@ -19,7 +19,7 @@
 namespace ng::kernels {
 namespace {
 
-constexpr int64_t kChunkedMaxOutputs = 16;    // more outputs than this: parallel over outputs
+constexpr int64_t kChunkedMaxOutputs = 16;  // more outputs than this: parallel over outputs
 constexpr int64_t kReduceChunkElements = 65536;
 constexpr int64_t kMaxChunks = 64;
 
@@ -43,7 +43,8 @@ struct ReduceRun {
     };
     Cursor cursor() const {
         auto n = static_cast<size_t>(ops());
-        auto mem = static_cast<int64_t *>(thread_scratch(ScratchArea::Operands, n * (2 * sizeof(int64_t) + sizeof(char *))));
+        auto mem = static_cast<int64_t *>(
+            thread_scratch(ScratchArea::Operands, n * (2 * sizeof(int64_t) + sizeof(char *))));
         return Cursor{mem, mem + n, reinterpret_cast<char **>(mem + 2 * n)};
     }
     void set_kept(Cursor &c, int64_t k, int64_t start) const {
@@ -56,7 +57,8 @@ struct ReduceRun {
     const void *evaluate(Cursor &c, int64_t r, int64_t len, void *scratch, void *spread) const {
         std::copy(c.base, c.base + ops(), c.offsets);
         space.add_offsets(kept, last, r, c.offsets);
-        for (int32_t op = 0; op < ops(); ++op) c.pointers[op] = advance(bases[op], c.offsets[op], sizes[op]);
+        for (int32_t op = 0; op < ops(); ++op)
+            c.pointers[op] = advance(bases[op], c.offsets[op], sizes[op]);
         TileValues v = program.run(scratch, len, c.pointers + 1, nullptr);
         if (v.step) return v.data;
         broadcast(out_size, len, v.data, spread, 1);
@@ -72,72 +74,89 @@ struct ReduceRun {
     }
 
     void innermost_reduced(ThreadPool *pool) const {
-        int64_t outputs = space.count(0, kept), reduced = space.count(kept, last), length = space.dim(last);
+        int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
+                length = space.dim(last);
         int64_t tiles = (length + kTile - 1) / kTile;
         int64_t units = reduced * tiles;  // (reduced point, tile) pairs per output
         int64_t chunks = 1;
         if (outputs <= kChunkedMaxOutputs)
-            chunks = std::clamp<int64_t>(reduced * length / kReduceChunkElements, 1, std::min(kMaxChunks, units));
+            chunks = std::clamp<int64_t>(reduced * length / kReduceChunkElements, 1,
+                                         std::min(kMaxChunks, units));
         int64_t per_chunk = (units + chunks - 1) / chunks;
-        char *partials = chunks > 1 ? static_cast<char *>(thread_scratch(ScratchArea::Partials, outputs * chunks * out_size))
+        char *partials = chunks > 1 ? static_cast<char *>(thread_scratch(
+                                          ScratchArea::Partials, outputs * chunks * out_size))
                                     : nullptr;
 
-        for_items(pool, outputs * chunks, per_chunk * std::min(length, kTile), [&](int64_t begin, int64_t end) {
-            void *scratch = thread_scratch(ScratchArea::Tile, program.scratch_bytes());
-            auto row = static_cast<char *>(thread_scratch(ScratchArea::Row, 2 * kTile * out_size));
-            char *results = row, *spread = row + kTile * out_size;
-            Cursor c = cursor();
-            for (int64_t item = begin; item < end; ++item) {
-                int64_t k = item / chunks, first = item % chunks * per_chunk;
-                int64_t stop = std::min(units, first + per_chunk);
-                set_kept(c, k, 0);
-                int64_t count = 0;
-                for (int64_t u = first; u < stop; ++u) {
-                    int64_t start = u % tiles * kTile, len = std::min(kTile, length - start);
-                    for (int32_t op = 0; op < ops(); ++op) c.base[op] += start * space.last_stride(op);
-                    const void *values = evaluate(c, u / tiles, len, scratch, spread);
-                    for (int32_t op = 0; op < ops(); ++op) c.base[op] -= start * space.last_stride(op);
-                    reduce_all(f, dt, len, values, results + count * out_size);
-                    if (++count == kTile) {
-                        reduce_all(f, dt, count, results, results);
-                        count = 1;
+        for_items(
+            pool, outputs * chunks, per_chunk * std::min(length, kTile),
+            [&](int64_t begin, int64_t end) {
+                void *scratch = thread_scratch(ScratchArea::Tile, program.scratch_bytes());
+                auto row =
+                    static_cast<char *>(thread_scratch(ScratchArea::Row, 2 * kTile * out_size));
+                char *results = row, *spread = row + kTile * out_size;
+                Cursor c = cursor();
+                for (int64_t item = begin; item < end; ++item) {
+                    int64_t k = item / chunks, first = item % chunks * per_chunk;
+                    int64_t stop = std::min(units, first + per_chunk);
+                    set_kept(c, k, 0);
+                    int64_t count = 0;
+                    for (int64_t u = first; u < stop; ++u) {
+                        int64_t start = u % tiles * kTile, len = std::min(kTile, length - start);
+                        for (int32_t op = 0; op < ops(); ++op)
+                            c.base[op] += start * space.last_stride(op);
+                        const void *values = evaluate(c, u / tiles, len, scratch, spread);
+                        for (int32_t op = 0; op < ops(); ++op)
+                            c.base[op] -= start * space.last_stride(op);
+                        reduce_all(f, dt, len, values, results + count * out_size);
+                        if (++count == kTile) {
+                            reduce_all(f, dt, count, results, results);
+                            count = 1;
+                        }
                     }
+                    reduce_all(f, dt, count, results,
+                               chunks > 1 ? partials + item * out_size : output_at(k));
                 }
-                reduce_all(f, dt, count, results, chunks > 1 ? partials + item * out_size : output_at(k));
-            }
-        });
+            });
         if (chunks > 1)
-            for (int64_t k = 0; k < outputs; ++k) reduce_all(f, dt, chunks, partials + k * chunks * out_size, output_at(k));
+            for (int64_t k = 0; k < outputs; ++k)
+                reduce_all(f, dt, chunks, partials + k * chunks * out_size, output_at(k));
     }
 
     void innermost_kept(ThreadPool *pool) const {
-        int64_t outputs = space.count(0, kept), reduced = space.count(kept, last), length = space.dim(last);
+        int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
+                length = space.dim(last);
         int64_t tiles = (length + kTile - 1) / kTile;
         int64_t out_stride = space.last_stride(0);
-        for_items(pool, outputs * tiles, reduced * std::min(length, kTile), [&](int64_t begin, int64_t end) {
-            void *scratch = thread_scratch(ScratchArea::Tile, program.scratch_bytes());
-            auto row = static_cast<char *>(thread_scratch(ScratchArea::Row, 2 * kTile * out_size));
-            char *spread = row + kTile * out_size;
-            Cursor c = cursor();
-            for (int64_t item = begin; item < end; ++item) {
-                int64_t start = item % tiles * kTile, len = std::min(kTile, length - start);
-                set_kept(c, item / tiles, start);
-                char *out = advance(bases[0], c.base[0], out_size);
-                char *acc = out_stride == 1 ? out : row;
-                fill_identity(f, dt, len, acc);
-                for (int64_t r = 0; r < reduced; ++r) accumulate(f, dt, len, evaluate(c, r, len, scratch, spread), acc);
-                if (acc != out) scatter(out_size, len, acc, out, out_stride);
-            }
-        });
+        for_items(
+            pool, outputs * tiles, reduced * std::min(length, kTile),
+            [&](int64_t begin, int64_t end) {
+                void *scratch = thread_scratch(ScratchArea::Tile, program.scratch_bytes());
+                auto row =
+                    static_cast<char *>(thread_scratch(ScratchArea::Row, 2 * kTile * out_size));
+                char *spread = row + kTile * out_size;
+                Cursor c = cursor();
+                for (int64_t item = begin; item < end; ++item) {
+                    int64_t start = item % tiles * kTile, len = std::min(kTile, length - start);
+                    set_kept(c, item / tiles, start);
+                    char *out = advance(bases[0], c.base[0], out_size);
+                    char *acc = out_stride == 1 ? out : row;
+                    fill_identity(f, dt, len, acc);
+                    for (int64_t r = 0; r < reduced; ++r)
+                        accumulate(f, dt, len, evaluate(c, r, len, scratch, spread), acc);
+                    if (acc != out) scatter(out_size, len, acc, out, out_stride);
+                }
+            });
     }
 };
 
 // Every output element gets the identity (the reduced dimensions are empty).
 void fill_outputs_with_identity(ReduceFn f, DType dt, IterationSpace &space, void *out) {
-    int32_t kept = space.partition(space.rank(), [&](int32_t d) { return space.stride(0, d) != 0; });
+    int32_t kept =
+        space.partition(space.rank(), [&](int32_t d) { return space.stride(0, d) != 0; });
     unsigned char identity[8];
     fill_identity(f, dt, 1, identity);
-    auto offsets = static_cast<int64_t *>(thread_scratch(ScratchArea::Operands, space.operands() * sizeof(int64_t)));
+    auto offsets = static_cast<int64_t *>(
+        thread_scratch(ScratchArea::Operands, space.operands() * sizeof(int64_t)));
     for (int64_t k = 0, n = space.count(0, kept); k < n; ++k) {
         std::fill(offsets, offsets + space.operands(), 0);
         space.add_offsets(0, kept, k, offsets);
@@ -157,7 +176,8 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
 
     check_fn(f);
     if (inputs.size() != program.inputs.size())
-        throw internal_error("run_reduce: program has ", program.inputs.size(), " inputs, given ", inputs.size());
+        throw internal_error("run_reduce: program has ", program.inputs.size(), " inputs, given ",
+                             inputs.size());
     space.assign("run_reduce", shape, {&out}, inputs);
     DType dt = program.result_dtype();
     if (space.numel() == 0) return fill_outputs_with_identity(f, dt, space, out.data);
@@ -184,8 +204,10 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
     for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
 
     ReduceRun run{f, dt, sizes[0], space, tile_program, sizes, bases.data(), kept, last};
-    if (space.last_stride(0) == 0) run.innermost_reduced(pool);
-    else run.innermost_kept(pool);
+    if (space.last_stride(0) == 0)
+        run.innermost_reduced(pool);
+    else
+        run.innermost_kept(pool);
 }
 
 }  // namespace ng::kernels

@@ -66,7 +66,8 @@ T binary_value(BinaryFn f, T a, T b) {
         case BinaryFn::Minimum: return std::isnan(a) ? a : std::isnan(b) ? b : (a < b ? a : b);
         }
     } else {
-        auto x = static_cast<uint64_t>(static_cast<int64_t>(a)), y = static_cast<uint64_t>(static_cast<int64_t>(b));
+        auto x = static_cast<uint64_t>(static_cast<int64_t>(a)),
+             y = static_cast<uint64_t>(static_cast<int64_t>(b));
         switch (f) {
         case BinaryFn::Add: return wrap<T>(x + y);
         case BinaryFn::Subtract: return wrap<T>(x - y);
@@ -76,7 +77,8 @@ T binary_value(BinaryFn f, T a, T b) {
             if (std::is_signed_v<T> && static_cast<int64_t>(b) == -1) return wrap<T>(0 - x);
             return T(a / b);
         case BinaryFn::Power: {
-            if (b < T(0)) return a == T(1) ? T(1) : static_cast<int64_t>(a) == -1 ? (b % 2 ? a : T(1)) : T(0);
+            if (b < T(0))
+                return a == T(1) ? T(1) : static_cast<int64_t>(a) == -1 ? (b % 2 ? a : T(1)) : T(0);
             uint64_t r = 1;
             for (T i = 0; i < b; ++i) r *= x;  // tests keep exponents small
             return wrap<T>(r);
@@ -124,23 +126,35 @@ struct Accumulator {
     T extreme;
     bool any = false;
 
-    explicit Accumulator(ReduceFn fn) : f(fn), d(fn == ReduceFn::Prod ? 1 : 0), u(fn == ReduceFn::Prod ? 1 : 0) {}
+    explicit Accumulator(ReduceFn fn)
+        : f(fn), d(fn == ReduceFn::Prod ? 1 : 0), u(fn == ReduceFn::Prod ? 1 : 0) {}
     void add(T v) {
-        if (f == ReduceFn::Sum) { d += double(v); u += static_cast<uint64_t>(static_cast<int64_t>(v)); }
-        else if (f == ReduceFn::Prod) { d *= double(v); u *= static_cast<uint64_t>(static_cast<int64_t>(v)); }
-        else if (!any) extreme = v;
-        else extreme = binary_value(f == ReduceFn::Max ? BinaryFn::Maximum : BinaryFn::Minimum, extreme, v);
+        if (f == ReduceFn::Sum) {
+            d += double(v);
+            u += static_cast<uint64_t>(static_cast<int64_t>(v));
+        } else if (f == ReduceFn::Prod) {
+            d *= double(v);
+            u *= static_cast<uint64_t>(static_cast<int64_t>(v));
+        } else if (!any)
+            extreme = v;
+        else
+            extreme = binary_value(f == ReduceFn::Max ? BinaryFn::Maximum : BinaryFn::Minimum,
+                                   extreme, v);
         any = true;
     }
     T result() const {
         if (f == ReduceFn::Max || f == ReduceFn::Min) {
             if (any) return extreme;
             using L = std::numeric_limits<T>;
-            if constexpr (L::has_infinity) return f == ReduceFn::Max ? -L::infinity() : L::infinity();
-            else return f == ReduceFn::Max ? L::lowest() : L::max();
+            if constexpr (L::has_infinity)
+                return f == ReduceFn::Max ? -L::infinity() : L::infinity();
+            else
+                return f == ReduceFn::Max ? L::lowest() : L::max();
         }
-        if constexpr (std::is_floating_point_v<T>) return T(d);
-        else return wrap<T>(u);
+        if constexpr (std::is_floating_point_v<T>)
+            return T(d);
+        else
+            return wrap<T>(u);
     }
 };
 
@@ -187,10 +201,13 @@ DType register_dtype(const Program &p, int32_t r) {
     auto inputs = static_cast<int32_t>(p.inputs.size());
     if (r < inputs) return p.inputs[r];
     const Instruction &ins = p.code[r - inputs];
-    return ins.type == Instruction::Type::Compare ? NG_BOOL : ins.type == Instruction::Type::Cast ? ins.to : ins.dtype;
+    return ins.type == Instruction::Type::Compare ? NG_BOOL
+           : ins.type == Instruction::Type::Cast  ? ins.to
+                                                  : ins.dtype;
 }
 
-void evaluate(const Program &p, const std::vector<Strided> &inputs, const std::vector<int64_t> &index, Registers &regs) {
+void evaluate(const Program &p, const std::vector<Strided> &inputs,
+              const std::vector<int64_t> &index, Registers &regs) {
     auto count = static_cast<int32_t>(p.inputs.size());
     regs.bytes.assign(8 * (p.inputs.size() + p.code.size()), 0);
     for (int32_t i = 0; i < count; ++i)
@@ -199,19 +216,24 @@ void evaluate(const Program &p, const std::vector<Strided> &inputs, const std::v
         const Instruction &ins = p.code[k];
         void *out = regs.at(count + int32_t(k));
         switch (ins.type) {
-        case Instruction::Type::Unary: reference::unary(UnaryFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), out); break;
+        case Instruction::Type::Unary:
+            reference::unary(UnaryFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), out);
+            break;
         case Instruction::Type::Binary:
-            reference::binary(BinaryFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), 1, regs.at(ins.src[1]), 1, out);
+            reference::binary(BinaryFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), 1,
+                              regs.at(ins.src[1]), 1, out);
             break;
         case Instruction::Type::Compare:
-            reference::compare(CompareFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), 1, regs.at(ins.src[1]), 1,
-                    static_cast<uint8_t *>(out));
+            reference::compare(CompareFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), 1,
+                               regs.at(ins.src[1]), 1, static_cast<uint8_t *>(out));
             break;
         case Instruction::Type::Select:
-            reference::select(ins.dtype, 1, static_cast<const uint8_t *>(regs.at(ins.src[0])), regs.at(ins.src[1]), 1,
-                   regs.at(ins.src[2]), 1, out);
+            reference::select(ins.dtype, 1, static_cast<const uint8_t *>(regs.at(ins.src[0])),
+                              regs.at(ins.src[1]), 1, regs.at(ins.src[2]), 1, out);
             break;
-        case Instruction::Type::Cast: reference::cast(ins.dtype, ins.to, 1, regs.at(ins.src[0]), out); break;
+        case Instruction::Type::Cast:
+            reference::cast(ins.dtype, ins.to, 1, regs.at(ins.src[0]), out);
+            break;
         }
     }
 }
@@ -223,20 +245,24 @@ void evaluate(const Program &p, const std::vector<Strided> &inputs, const std::v
 void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
-        for (int64_t i = 0; i < n; ++i) static_cast<T *>(out)[i] = unary_value(f, static_cast<const T *>(x)[i]);
+        for (int64_t i = 0; i < n; ++i)
+            static_cast<T *>(out)[i] = unary_value(f, static_cast<const T *>(x)[i]);
     });
 }
 
-void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, void *out) {
+void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+            void *out) {
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
         auto pa = static_cast<const T *>(a);
         auto pb = static_cast<const T *>(b);
-        for (int64_t i = 0; i < n; ++i) static_cast<T *>(out)[i] = binary_value(f, pa[i * a_step], pb[i * b_step]);
+        for (int64_t i = 0; i < n; ++i)
+            static_cast<T *>(out)[i] = binary_value(f, pa[i * a_step], pb[i * b_step]);
     });
 }
 
-void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step, uint8_t *out) {
+void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
+             uint8_t *out) {
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
         auto pa = static_cast<const T *>(a);
@@ -245,12 +271,14 @@ void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const 
     });
 }
 
-void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b, int b_step, void *out) {
+void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b,
+            int b_step, void *out) {
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
         auto pa = static_cast<const T *>(a);
         auto pb = static_cast<const T *>(b);
-        for (int64_t i = 0; i < n; ++i) static_cast<T *>(out)[i] = cond[i] ? pa[i * a_step] : pb[i * b_step];
+        for (int64_t i = 0; i < n; ++i)
+            static_cast<T *>(out)[i] = cond[i] ? pa[i * a_step] : pb[i * b_step];
     });
 }
 
@@ -262,11 +290,16 @@ void cast(DType from, DType to, int64_t n, const void *x, void *out) {
             for (int64_t i = 0; i < n; ++i) {
                 F v = static_cast<const F *>(x)[i];
                 T &o = static_cast<T *>(out)[i];
-                if (to == NG_BOOL || from == NG_BOOL) o = T(v != F(0));
-                else if constexpr (std::is_floating_point_v<F> && std::is_floating_point_v<T>) o = T(v);
-                else if constexpr (std::is_integral_v<F> && std::is_integral_v<T>) o = wrap<T>(uint64_t(int64_t(v)));
-                else if constexpr (std::is_integral_v<F>) o = T(v);
-                else o = convert_to<T>(double(v), true);
+                if (to == NG_BOOL || from == NG_BOOL)
+                    o = T(v != F(0));
+                else if constexpr (std::is_floating_point_v<F> && std::is_floating_point_v<T>)
+                    o = T(v);
+                else if constexpr (std::is_integral_v<F> && std::is_integral_v<T>)
+                    o = wrap<T>(uint64_t(int64_t(v)));
+                else if constexpr (std::is_integral_v<F>)
+                    o = T(v);
+                else
+                    o = convert_to<T>(double(v), true);
             }
         });
     });
@@ -310,8 +343,8 @@ void fill(DType dt, int64_t n, double value, void *out) {
 
 // ---- drivers ---------------------------------------------------------------------------------
 
-void run_elementwise(const Program &program, const std::vector<int64_t> &shape, const std::vector<Strided> &inputs,
-                     const Strided &out) {
+void run_elementwise(const Program &program, const std::vector<int64_t> &shape,
+                     const std::vector<Strided> &inputs, const Strided &out) {
     Registers regs;
     DType dt = register_dtype(program, program.result);
     for_each_index(shape, [&](const std::vector<int64_t> &index) {
@@ -324,7 +357,8 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
                 const std::vector<Strided> &inputs, const Strided &out) {
     DType dt = register_dtype(program, program.result);
     std::vector<int64_t> kept_shape = shape, reduced_shape = shape;
-    for (size_t d = 0; d < shape.size(); ++d) (out.strides[d] != 0 ? reduced_shape : kept_shape)[d] = 1;
+    for (size_t d = 0; d < shape.size(); ++d)
+        (out.strides[d] != 0 ? reduced_shape : kept_shape)[d] = 1;
     Registers regs;
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
@@ -344,8 +378,8 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
     });
 }
 
-void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim, const Strided &in,
-                    const Strided &out) {
+void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim,
+                    const Strided &in, const Strided &out) {
     std::vector<int64_t> kept_shape = shape;
     kept_shape[dim] = 1;
     typed(dt, [&](auto tag) {
@@ -359,7 +393,8 @@ void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, in
                 T v;
                 std::memcpy(&v, element(in, index, dt), sizeof v);
                 bool v_nan = v != v, best_nan = best_value != best_value;
-                bool take = best < 0 || (!best_nan && (v_nan || (is_max ? v > best_value : v < best_value)));
+                bool take = best < 0 ||
+                            (!best_nan && (v_nan || (is_max ? v > best_value : v < best_value)));
                 if (take) {
                     best = j;
                     best_value = v;
@@ -370,8 +405,8 @@ void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, in
     });
 }
 
-void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const std::vector<bool> &reduced,
-                 const Strided &in, const Strided &out) {
+void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
+                 const std::vector<bool> &reduced, const Strided &in, const Strided &out) {
     std::vector<int64_t> kept_shape = shape, reduced_shape = shape;
     for (size_t d = 0; d < shape.size(); ++d) (reduced[d] ? kept_shape : reduced_shape)[d] = 1;
     typed(dt, [&](auto tag) {
@@ -384,7 +419,8 @@ void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const st
                 points.push_back(index);
             });
             std::vector<double> x;
-            for (auto &p : points) x.push_back(double(*reinterpret_cast<const T *>(element(in, p, dt))));
+            for (auto &p : points)
+                x.push_back(double(*reinterpret_cast<const T *>(element(in, p, dt))));
             double max = -INFINITY;
             bool nan = false;
             for (double v : x) {
@@ -401,8 +437,8 @@ void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const st
     });
 }
 
-void gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
-          const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+void gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
+          int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
         auto A = static_cast<const T *>(a);
@@ -429,7 +465,8 @@ void gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double al
     });
 }
 
-void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src, const Strided &dst) {
+void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src,
+                  const Strided &dst) {
     for_each_index(shape, [&](const std::vector<int64_t> &index) {
         std::memcpy(element(dst, index, dt), element(src, index, dt), dtype_size(dt));
     });

@@ -53,8 +53,11 @@ struct SoftmaxRun {
         bool in_place = rank - kept == 1 && space.last_stride(0) == 1 && space.last_stride(1) == 1;
         for_items(pool, outputs, n, [&](int64_t begin, int64_t end) {
             auto tmp = thread_scratch(ScratchArea::Tile, kTile * size);
-            auto buffer = in_place ? nullptr : static_cast<char *>(thread_scratch(ScratchArea::Row, n * size));
-            auto offsets = static_cast<int64_t *>(thread_scratch(ScratchArea::Operands, 3 * sizeof(int64_t)));
+            auto buffer = in_place
+                              ? nullptr
+                              : static_cast<char *>(thread_scratch(ScratchArea::Row, n * size));
+            auto offsets =
+                static_cast<int64_t *>(thread_scratch(ScratchArea::Operands, 3 * sizeof(int64_t)));
             for (int64_t k = begin; k < end; ++k) {
                 std::fill(offsets, offsets + 3, 0);
                 space.add_offsets(0, kept, k, offsets);
@@ -65,11 +68,13 @@ struct SoftmaxRun {
                     continue;
                 }
                 for_reduced_runs(kept, [&](int64_t at, int64_t in_off, int64_t, int64_t len) {
-                    gather(size, len, x + in_off * int64_t(size), space.last_stride(1), buffer + at * size);
+                    gather(size, len, x + in_off * int64_t(size), space.last_stride(1),
+                           buffer + at * size);
                 });
                 row(n, buffer, buffer, tmp);
                 for_reduced_runs(kept, [&](int64_t at, int64_t, int64_t out_off, int64_t len) {
-                    scatter(size, len, buffer + at * size, y + out_off * int64_t(size), space.last_stride(0));
+                    scatter(size, len, buffer + at * size, y + out_off * int64_t(size),
+                            space.last_stride(0));
                 });
             }
         });
@@ -94,48 +99,57 @@ struct SoftmaxRun {
         int32_t last = space.rank() - 1;
         int64_t inner = space.dim(last), tiles = (inner + kTile - 1) / kTile;
         int64_t reduced = space.count(kept, last);
-        for_items(pool, space.count(0, kept) * tiles, reduced * std::min(inner, kTile), [&](int64_t begin, int64_t end) {
-            auto buffers = static_cast<char *>(thread_scratch(ScratchArea::Row, 3 * kTile * size));
-            char *max = buffers, *total = buffers + kTile * size, *tmp = buffers + 2 * kTile * size;
-            for (int64_t item = begin; item < end; ++item) {
-                int64_t start = item % tiles * kTile, len = std::min(kTile, inner - start);
-                int64_t base[3] = {start, start, 0};
-                space.add_offsets(0, kept, item / tiles, base);
-                auto at = [&](int64_t r, int op) {
-                    int64_t offsets[3] = {base[0], base[1], 0};
-                    space.add_offsets(kept, last, r, offsets);
-                    return advance(op == 0 ? out : const_cast<char *>(in), offsets[op], size);
-                };
-                fill_identity(ReduceFn::Max, dt, len, max);
-                for (int64_t r = 0; r < reduced; ++r) accumulate(ReduceFn::Max, dt, len, at(r, 1), max);
-                fill(dt, len, 0.0, total);
-                for (int64_t r = 0; r < reduced; ++r) {
-                    char *y = at(r, 0);
-                    binary(BinaryFn::Subtract, dt, len, at(r, 1), 1, max, 1, y);
-                    char *e = log ? tmp : y;
-                    unary(UnaryFn::Exp, dt, len, y, e);
-                    accumulate(ReduceFn::Sum, dt, len, e, total);
+        for_items(
+            pool, space.count(0, kept) * tiles, reduced * std::min(inner, kTile),
+            [&](int64_t begin, int64_t end) {
+                auto buffers =
+                    static_cast<char *>(thread_scratch(ScratchArea::Row, 3 * kTile * size));
+                char *max = buffers, *total = buffers + kTile * size,
+                     *tmp = buffers + 2 * kTile * size;
+                for (int64_t item = begin; item < end; ++item) {
+                    int64_t start = item % tiles * kTile, len = std::min(kTile, inner - start);
+                    int64_t base[3] = {start, start, 0};
+                    space.add_offsets(0, kept, item / tiles, base);
+                    auto at = [&](int64_t r, int op) {
+                        int64_t offsets[3] = {base[0], base[1], 0};
+                        space.add_offsets(kept, last, r, offsets);
+                        return advance(op == 0 ? out : const_cast<char *>(in), offsets[op], size);
+                    };
+                    fill_identity(ReduceFn::Max, dt, len, max);
+                    for (int64_t r = 0; r < reduced; ++r)
+                        accumulate(ReduceFn::Max, dt, len, at(r, 1), max);
+                    fill(dt, len, 0.0, total);
+                    for (int64_t r = 0; r < reduced; ++r) {
+                        char *y = at(r, 0);
+                        binary(BinaryFn::Subtract, dt, len, at(r, 1), 1, max, 1, y);
+                        char *e = log ? tmp : y;
+                        unary(UnaryFn::Exp, dt, len, y, e);
+                        accumulate(ReduceFn::Sum, dt, len, e, total);
+                    }
+                    if (log) unary(UnaryFn::Log, dt, len, total, total);
+                    for (int64_t r = 0; r < reduced; ++r) {
+                        char *y = at(r, 0);
+                        binary(log ? BinaryFn::Subtract : BinaryFn::Divide, dt, len, y, 1, total, 1,
+                               y);
+                    }
                 }
-                if (log) unary(UnaryFn::Log, dt, len, total, total);
-                for (int64_t r = 0; r < reduced; ++r) {
-                    char *y = at(r, 0);
-                    binary(log ? BinaryFn::Subtract : BinaryFn::Divide, dt, len, y, 1, total, 1, y);
-                }
-            }
-        });
+            });
     }
 };
 
 }  // namespace
 
-void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const std::vector<bool> &reduced,
-                 const Strided &in, const Strided &out, ThreadPool *pool) {
+void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
+                 const std::vector<bool> &reduced, const Strided &in, const Strided &out,
+                 ThreadPool *pool) {
     thread_local IterationSpace space;
     thread_local Strided marker;
 
-    if (!dtype_is_float(dt)) throw dtype_error("run_softmax: needs float32 or float64, not ", dtype_name(dt));
+    if (!dtype_is_float(dt))
+        throw dtype_error("run_softmax: needs float32 or float64, not ", dtype_name(dt));
     if (reduced.size() != shape.size())
-        throw internal_error("run_softmax: ", reduced.size(), " reduced flags for rank ", shape.size());
+        throw internal_error("run_softmax: ", reduced.size(), " reduced flags for rank ",
+                             shape.size());
     // The marker operand is a dense layout of the kept dimensions: coalescing then never merges a
     // kept with a reduced dimension, and stride 0 tells which is which after any reordering.
     marker.strides.assign(shape.size(), 0);
@@ -150,7 +164,12 @@ void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape, const st
     space.drop_unit_dims();
     space.coalesce();
 
-    SoftmaxRun run{log, dt, dtype_size(dt), space, static_cast<char *>(out.data), static_cast<const char *>(in.data)};
+    SoftmaxRun run{log,
+                   dt,
+                   dtype_size(dt),
+                   space,
+                   static_cast<char *>(out.data),
+                   static_cast<const char *>(in.data)};
     auto is_kept = [&](int32_t d) { return space.stride(2, d) != 0; };
     int32_t last = space.rank() - 1;
     if (is_kept(last) && space.last_stride(0) == 1 && space.last_stride(1) == 1) {

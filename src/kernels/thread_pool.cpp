@@ -74,7 +74,9 @@ struct ThreadPool::Impl {
         std::unique_lock<std::mutex> lock(mutex);
         uint64_t seen = generation;
         for (;;) {
-            wake.wait(lock, [&] { return stop || (generation != seen && helpers_joined < helpers_wanted); });
+            wake.wait(lock, [&] {
+                return stop || (generation != seen && helpers_joined < helpers_wanted);
+            });
             if (stop) return;
             seen = generation;
             ++helpers_joined;
@@ -90,7 +92,8 @@ ThreadPool::ThreadPool(int threads) : impl_(new Impl) {
     if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     impl_->threads = threads;
     try {
-        for (int i = 1; i < threads; ++i) impl_->workers.emplace_back([impl = impl_] { impl->worker_loop(); });
+        for (int i = 1; i < threads; ++i)
+            impl_->workers.emplace_back([impl = impl_] { impl->worker_loop(); });
     } catch (...) {
         impl_->shutdown();
         delete impl_;
@@ -103,9 +106,12 @@ ThreadPool::~ThreadPool() {
     delete impl_;
 }
 
-int ThreadPool::size() const noexcept { return impl_->threads; }
+int ThreadPool::size() const noexcept {
+    return impl_->threads;
+}
 
-void ThreadPool::parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &body) {
+void ThreadPool::parallel_for(int64_t n, int64_t grain,
+                              const std::function<void(int64_t, int64_t)> &body) {
     if (n <= 0) return;
     grain = std::max<int64_t>(grain, 1);
     Impl &p = *impl_;
@@ -127,7 +133,8 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, const std::function<void
         p.next.store(0, std::memory_order_relaxed);
         p.failed.store(false, std::memory_order_relaxed);
         p.error = nullptr;
-        p.helpers_wanted = static_cast<int>(std::min<int64_t>(int64_t(p.workers.size()), chunks - 1));
+        p.helpers_wanted =
+            static_cast<int>(std::min<int64_t>(int64_t(p.workers.size()), chunks - 1));
         p.helpers_joined = p.helpers_left = 0;
         ++p.generation;
     }

@@ -13,8 +13,10 @@ using Type = Instruction::Type;
 
 int operand_count(Type t) {
     switch (t) {
-    case Type::Unary: case Type::Cast: return 1;
-    case Type::Binary: case Type::Compare: return 2;
+    case Type::Unary:
+    case Type::Cast: return 1;
+    case Type::Binary:
+    case Type::Compare: return 2;
     case Type::Select: return 3;
     }
     return 0;
@@ -41,27 +43,32 @@ size_t header_bytes(size_t registers) {
 
 // n values of `src` (one repeated when src_step is 0) into dst.
 void copy_values(DType dt, int64_t n, const void *src, int src_step, void *dst) {
-    if (src_step) unary(UnaryFn::Copy, dt, n, src, dst);
-    else broadcast(dtype_size(dt), n, src, dst, 1);
+    if (src_step)
+        unary(UnaryFn::Copy, dt, n, src, dst);
+    else
+        broadcast(dtype_size(dt), n, src, dst, 1);
 }
 
 }  // namespace
 
 DType Program::result_dtype() const {
     auto registers = static_cast<int32_t>(inputs.size() + code.size());
-    if (result < 0 || result >= registers) throw internal_error("program result register ", result, " out of range");
+    if (result < 0 || result >= registers)
+        throw internal_error("program result register ", result, " out of range");
     return register_dtype(*this, result);
 }
 
-void TileProgram::prepare(const char *driver, const Program &p, const std::vector<int64_t> &input_strides,
-                          bool direct_output) {
+void TileProgram::prepare(const char *driver, const Program &p,
+                          const std::vector<int64_t> &input_strides, bool direct_output) {
     auto inputs = static_cast<int32_t>(p.inputs.size());
     auto registers = static_cast<int32_t>(p.inputs.size() + p.code.size());
     if (input_strides.size() != p.inputs.size())
-        throw internal_error(driver, ": program has ", inputs, " inputs, given ", input_strides.size());
+        throw internal_error(driver, ": program has ", inputs, " inputs, given ",
+                             input_strides.size());
     program_ = &p;
     result_ = p.result;
-    if (result_ < 0 || result_ >= registers) throw internal_error(driver, ": result register ", result_, " out of range");
+    if (result_ < 0 || result_ >= registers)
+        throw internal_error(driver, ": result register ", result_, " out of range");
 
     // Types and steps, checking that every instruction reads defined registers of its dtype.
     dtypes_.resize(registers);
@@ -79,18 +86,21 @@ void TileProgram::prepare(const char *driver, const Program &p, const std::vecto
         int step = 0;
         for (int j = 0; j < operand_count(ins.type); ++j) {
             int32_t s = ins.src[j];
-            if (s < 0 || s >= r) throw internal_error(driver, ": instruction ", k, " reads register ", s, " before it is written");
+            if (s < 0 || s >= r)
+                throw internal_error(driver, ": instruction ", k, " reads register ", s,
+                                     " before it is written");
             DType want = ins.type == Type::Select && j == 0 ? NG_BOOL : ins.dtype;
             if (dtypes_[s] != want)
-                throw internal_error(driver, ": instruction ", k, " operand ", j, " is ", dtype_name(dtypes_[s]),
-                                     ", expected ", dtype_name(want));
+                throw internal_error(driver, ": instruction ", k, " operand ", j, " is ",
+                                     dtype_name(dtypes_[s]), ", expected ", dtype_name(want));
             step |= steps_[s];
         }
         dtypes_[r] = produced_dtype(ins);
         check_dtype(dtypes_[r], driver);
         steps_[r] = step;
     }
-    result_direct_ = direct_output && steps_[result_] == 1 && (result_ >= inputs || gather_[result_] != 0);
+    result_direct_ =
+        direct_output && steps_[result_] == 1 && (result_ >= inputs || gather_[result_] != 0);
 
     // Slots: a register's slot returns to the pool after the instruction that reads it last.
     last_use_.assign(registers, -1);
@@ -115,14 +125,18 @@ void TileProgram::prepare(const char *driver, const Program &p, const std::vecto
         const auto &src = p.code[k].src;
         for (int j = 0; j < operand_count(p.code[k].type); ++j) {
             bool repeated = (j > 0 && src[j] == src[0]) || (j > 1 && src[j] == src[1]);
-            if (!repeated && last_use_[src[j]] == k && slots_[src[j]] >= 0) free_slots_.push_back(slots_[src[j]]);
+            if (!repeated && last_use_[src[j]] == k && slots_[src[j]] >= 0)
+                free_slots_.push_back(slots_[src[j]]);
         }
     }
 }
 
-size_t TileProgram::scratch_bytes() const { return header_bytes(dtypes_.size()) + slot_count_ * kSlotBytes; }
+size_t TileProgram::scratch_bytes() const {
+    return header_bytes(dtypes_.size()) + slot_count_ * kSlotBytes;
+}
 
-TileValues TileProgram::run(void *scratch, int64_t len, const char *const *inputs, void *out) const {
+TileValues TileProgram::run(void *scratch, int64_t len, const char *const *inputs,
+                            void *out) const {
     const Program &p = *program_;
     auto count = static_cast<int32_t>(p.inputs.size());
     auto values = static_cast<const void **>(scratch);
@@ -151,16 +165,18 @@ TileValues TileProgram::run(void *scratch, int64_t len, const char *const *input
         case Type::Unary: unary(static_cast<UnaryFn>(ins.fn), ins.dtype, n, a, dst); break;
         case Type::Cast: cast(ins.dtype, ins.to, n, a, dst); break;
         case Type::Binary:
-            binary(static_cast<BinaryFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]], steps_[ins.src[1]], dst);
+            binary(static_cast<BinaryFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]],
+                   steps_[ins.src[1]], dst);
             break;
         case Type::Compare:
-            compare(static_cast<CompareFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]], steps_[ins.src[1]],
-                    static_cast<uint8_t *>(dst));
+            compare(static_cast<CompareFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]],
+                    steps_[ins.src[1]], static_cast<uint8_t *>(dst));
             break;
         case Type::Select: {
             int32_t t = ins.src[1], f = ins.src[2];
             if (a_step) {
-                select(ins.dtype, n, static_cast<const uint8_t *>(a), values[t], steps_[t], values[f], steps_[f], dst);
+                select(ins.dtype, n, static_cast<const uint8_t *>(a), values[t], steps_[t],
+                       values[f], steps_[f], dst);
             } else {  // one condition for the whole tile picks one operand
                 int32_t chosen = *static_cast<const uint8_t *>(a) ? t : f;
                 copy_values(ins.dtype, n, values[chosen], steps_[chosen], dst);

@@ -21,8 +21,8 @@ public:
     // input_strides[i]: the innermost stride of input i (0 broadcast, 1 in place, else gathered).
     // direct_output: the result may be written straight into the output tile (the output is
     // contiguous along the innermost dimension and not a reduction target).
-    void prepare(const char *driver, const Program &program, const std::vector<int64_t> &input_strides,
-                 bool direct_output);
+    void prepare(const char *driver, const Program &program,
+                 const std::vector<int64_t> &input_strides, bool direct_output);
 
     DType result_dtype() const { return dtypes_[result_]; }
     // Per-thread scratch a run() needs.

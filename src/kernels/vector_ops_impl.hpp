@@ -29,10 +29,14 @@ using Unsigned = std::make_unsigned_t<T>;
 // array / broadcast operands gets its own tight loop.
 template <class Body>
 inline void with_steps(int a_step, int b_step, Body &&body) {
-    if (a_step && b_step) body(std::true_type{}, std::true_type{});
-    else if (a_step) body(std::true_type{}, std::false_type{});
-    else if (b_step) body(std::false_type{}, std::true_type{});
-    else body(std::false_type{}, std::false_type{});
+    if (a_step && b_step)
+        body(std::true_type{}, std::true_type{});
+    else if (a_step)
+        body(std::true_type{}, std::false_type{});
+    else if (b_step)
+        body(std::false_type{}, std::true_type{});
+    else
+        body(std::false_type{}, std::false_type{});
 }
 
 template <class Arch, class T, class F>
@@ -56,11 +60,14 @@ inline void map_binary(int64_t n, const T *a, int a_step, const T *b, int b_step
     constexpr int64_t W = B::size;
     with_steps(a_step, b_step, [&](auto a_array, auto b_array) {
         auto load = [](const T *p, int64_t i, auto is_array) {
-            if constexpr (decltype(is_array)::value) return B::load_unaligned(p + i);
-            else return B(*p);
+            if constexpr (decltype(is_array)::value)
+                return B::load_unaligned(p + i);
+            else
+                return B(*p);
         };
         int64_t i = 0;
-        for (; i + W <= n; i += W) f(load(a, i, a_array), load(b, i, b_array)).store_unaligned(out + i);
+        for (; i + W <= n; i += W)
+            f(load(a, i, a_array), load(b, i, b_array)).store_unaligned(out + i);
         if (i == n) return;
         alignas(64) T ta[W] = {};
         alignas(64) T tb[W] = {};
@@ -87,7 +94,8 @@ inline void scalar_unary(int64_t n, const T *x, T *out, F f) {
     for (int64_t i = 0; i < n; ++i) out[i] = f(x[i]);
 }
 
-// ---- NaN-propagating extrema (NumPy's maximum/minimum) -------------------------------------------
+// ---- NaN-propagating extrema (NumPy's maximum/minimum)
+// -------------------------------------------
 
 template <class B>
 inline B maximum_nan(B a, B b) {
@@ -132,7 +140,8 @@ void float_unary(UnaryFn f, int64_t n, const T *x, T *out) {
         });
     case UnaryFn::Relu:
         // NaN stays NaN (a select on `v < 0` rather than max(v, 0)).
-        return map_unary<Arch>(n, x, out, [](B v) { return xsimd::select(v < B(T(0)), B(T(0)), v); });
+        return map_unary<Arch>(n, x, out,
+                               [](B v) { return xsimd::select(v < B(T(0)), B(T(0)), v); });
     case UnaryFn::Sin: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::sin(v); });
     case UnaryFn::Cos: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::cos(v); });
     case UnaryFn::Tanh: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::tanh(v); });
@@ -153,9 +162,12 @@ void integer_unary(UnaryFn f, int64_t n, const T *x, T *out) {
     case UnaryFn::Copy: return copy_elements(n, x, out);
     case UnaryFn::Negative: return scalar_unary(n, x, out, [](T v) { return wrap_negate(v); });
     case UnaryFn::Absolute:
-        if constexpr (std::is_signed_v<T>) return scalar_unary(n, x, out, [](T v) { return v < 0 ? wrap_negate(v) : v; });
-        else return copy_elements(n, x, out);
-    case UnaryFn::Sign: return scalar_unary(n, x, out, [](T v) { return static_cast<T>((v > 0) - (v < T(0))); });
+        if constexpr (std::is_signed_v<T>)
+            return scalar_unary(n, x, out, [](T v) { return v < 0 ? wrap_negate(v) : v; });
+        else
+            return copy_elements(n, x, out);
+    case UnaryFn::Sign:
+        return scalar_unary(n, x, out, [](T v) { return static_cast<T>((v > 0) - (v < T(0))); });
     case UnaryFn::Square:
         return scalar_unary(n, x, out, [](T v) {
             auto u = static_cast<Unsigned<T>>(v);
@@ -173,17 +185,24 @@ template <class Arch, class T>
 void float_binary(BinaryFn f, int64_t n, const T *a, int as, const T *b, int bs, T *out) {
     using B = xsimd::batch<T, Arch>;
     switch (f) {
-    case BinaryFn::Add: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x + y; });
-    case BinaryFn::Subtract: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x - y; });
-    case BinaryFn::Multiply: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x * y; });
-    case BinaryFn::Divide: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x / y; });
-    case BinaryFn::Maximum: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return maximum_nan(x, y); });
-    case BinaryFn::Minimum: return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return minimum_nan(x, y); });
+    case BinaryFn::Add:
+        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x + y; });
+    case BinaryFn::Subtract:
+        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x - y; });
+    case BinaryFn::Multiply:
+        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x * y; });
+    case BinaryFn::Divide:
+        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x / y; });
+    case BinaryFn::Maximum:
+        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return maximum_nan(x, y); });
+    case BinaryFn::Minimum:
+        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return minimum_nan(x, y); });
     case BinaryFn::Power:
         // xsimd's pow is exp(y*log|x|): tens of ulp off for large results and wrong at pow(0, 0).
         // libm's pow is correctly rounded in practice; float goes through double.
-        return scalar_binary(n, a, as, b, bs, out,
-                             [](T x, T y) { return static_cast<T>(__builtin_pow(double(x), double(y))); });
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) {
+            return static_cast<T>(__builtin_pow(double(x), double(y)));
+        });
     }
     bad_kernel_request("binary");
 }
@@ -192,7 +211,8 @@ template <class T>
 inline T integer_power(T base, T exponent) {
     if constexpr (std::is_signed_v<T>) {
         // Truncated 1 / base^|e|: only 1 and -1 survive.
-        if (exponent < 0) return base == 1 ? T(1) : base == T(-1) ? ((exponent & 1) ? T(-1) : T(1)) : T(0);
+        if (exponent < 0)
+            return base == 1 ? T(1) : base == T(-1) ? ((exponent & 1) ? T(-1) : T(1)) : T(0);
     }
     Unsigned<T> result = 1, factor = static_cast<Unsigned<T>>(base);
     for (auto e = static_cast<Unsigned<T>>(exponent); e != 0; e >>= 1) {
@@ -215,13 +235,23 @@ template <class T>
 void integer_binary(BinaryFn f, int64_t n, const T *a, int as, const T *b, int bs, T *out) {
     using U = Unsigned<T>;
     switch (f) {
-    case BinaryFn::Add: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return static_cast<T>(U(x) + U(y)); });
-    case BinaryFn::Subtract: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return static_cast<T>(U(x) - U(y)); });
-    case BinaryFn::Multiply: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return static_cast<T>(U(x) * U(y)); });
-    case BinaryFn::Divide: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return integer_divide(x, y); });
-    case BinaryFn::Power: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return integer_power(x, y); });
-    case BinaryFn::Maximum: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return x < y ? y : x; });
-    case BinaryFn::Minimum: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return y < x ? y : x; });
+    case BinaryFn::Add:
+        return scalar_binary(n, a, as, b, bs, out,
+                             [](T x, T y) { return static_cast<T>(U(x) + U(y)); });
+    case BinaryFn::Subtract:
+        return scalar_binary(n, a, as, b, bs, out,
+                             [](T x, T y) { return static_cast<T>(U(x) - U(y)); });
+    case BinaryFn::Multiply:
+        return scalar_binary(n, a, as, b, bs, out,
+                             [](T x, T y) { return static_cast<T>(U(x) * U(y)); });
+    case BinaryFn::Divide:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return integer_divide(x, y); });
+    case BinaryFn::Power:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return integer_power(x, y); });
+    case BinaryFn::Maximum:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return x < y ? y : x; });
+    case BinaryFn::Minimum:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return y < x ? y : x; });
     }
     bad_kernel_request("binary");
 }
@@ -229,12 +259,18 @@ void integer_binary(BinaryFn f, int64_t n, const T *a, int as, const T *b, int b
 template <class T>
 void compare_typed(CompareFn f, int64_t n, const T *a, int as, const T *b, int bs, uint8_t *out) {
     switch (f) {
-    case CompareFn::Equal: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x == y); });
-    case CompareFn::NotEqual: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x != y); });
-    case CompareFn::Less: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x < y); });
-    case CompareFn::LessEqual: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x <= y); });
-    case CompareFn::Greater: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x > y); });
-    case CompareFn::GreaterEqual: return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x >= y); });
+    case CompareFn::Equal:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x == y); });
+    case CompareFn::NotEqual:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x != y); });
+    case CompareFn::Less:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x < y); });
+    case CompareFn::LessEqual:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x <= y); });
+    case CompareFn::Greater:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x > y); });
+    case CompareFn::GreaterEqual:
+        return scalar_binary(n, a, as, b, bs, out, [](T x, T y) { return uint8_t(x >= y); });
     }
     bad_kernel_request("compare");
 }
@@ -265,10 +301,14 @@ template <ReduceFn F>
 struct Combine {
     template <class B>
     B operator()(B a, B b) const {
-        if constexpr (F == ReduceFn::Sum) return a + b;
-        else if constexpr (F == ReduceFn::Prod) return a * b;
-        else if constexpr (F == ReduceFn::Max) return maximum_nan(a, b);
-        else return minimum_nan(a, b);
+        if constexpr (F == ReduceFn::Sum)
+            return a + b;
+        else if constexpr (F == ReduceFn::Prod)
+            return a * b;
+        else if constexpr (F == ReduceFn::Max)
+            return maximum_nan(a, b);
+        else
+            return minimum_nan(a, b);
     }
 };
 
@@ -338,10 +378,18 @@ template <class T>
 T integer_reduce(ReduceFn f, const T *x, int64_t n) {
     T acc = identity_of<T>(f);
     switch (f) {  // one loop per function so each one vectorises
-    case ReduceFn::Sum: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Sum, acc, x[i]); break;
-    case ReduceFn::Prod: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Prod, acc, x[i]); break;
-    case ReduceFn::Max: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Max, acc, x[i]); break;
-    case ReduceFn::Min: for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Min, acc, x[i]); break;
+    case ReduceFn::Sum:
+        for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Sum, acc, x[i]);
+        break;
+    case ReduceFn::Prod:
+        for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Prod, acc, x[i]);
+        break;
+    case ReduceFn::Max:
+        for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Max, acc, x[i]);
+        break;
+    case ReduceFn::Min:
+        for (int64_t i = 0; i < n; ++i) acc = integer_combine(ReduceFn::Min, acc, x[i]);
+        break;
     }
     return acc;
 }
@@ -360,10 +408,18 @@ void float_accumulate(ReduceFn f, int64_t n, const T *x, T *acc) {
 template <class T>
 void integer_accumulate(ReduceFn f, int64_t n, const T *x, T *acc) {
     switch (f) {
-    case ReduceFn::Sum: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Sum, a, v); });
-    case ReduceFn::Prod: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Prod, a, v); });
-    case ReduceFn::Max: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Max, a, v); });
-    case ReduceFn::Min: return scalar_binary(n, acc, 1, x, 1, acc, [](T a, T v) { return integer_combine(ReduceFn::Min, a, v); });
+    case ReduceFn::Sum:
+        return scalar_binary(n, acc, 1, x, 1, acc,
+                             [](T a, T v) { return integer_combine(ReduceFn::Sum, a, v); });
+    case ReduceFn::Prod:
+        return scalar_binary(n, acc, 1, x, 1, acc,
+                             [](T a, T v) { return integer_combine(ReduceFn::Prod, a, v); });
+    case ReduceFn::Max:
+        return scalar_binary(n, acc, 1, x, 1, acc,
+                             [](T a, T v) { return integer_combine(ReduceFn::Max, a, v); });
+    case ReduceFn::Min:
+        return scalar_binary(n, acc, 1, x, 1, acc,
+                             [](T a, T v) { return integer_combine(ReduceFn::Min, a, v); });
     }
     bad_kernel_request("accumulate");
 }
@@ -391,46 +447,56 @@ struct Primitives {
     static void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
-            if constexpr (is_float_v<T>) float_unary<Arch>(f, n, static_cast<const T *>(x), static_cast<T *>(out));
-            else integer_unary(f, n, static_cast<const T *>(x), static_cast<T *>(out));
+            if constexpr (is_float_v<T>)
+                float_unary<Arch>(f, n, static_cast<const T *>(x), static_cast<T *>(out));
+            else
+                integer_unary(f, n, static_cast<const T *>(x), static_cast<T *>(out));
         });
     }
-    static void binary(BinaryFn f, DType dt, int64_t n, const void *a, int as, const void *b, int bs, void *out) {
+    static void binary(BinaryFn f, DType dt, int64_t n, const void *a, int as, const void *b,
+                       int bs, void *out) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
             auto pa = static_cast<const T *>(a);
             auto pb = static_cast<const T *>(b);
-            if constexpr (is_float_v<T>) float_binary<Arch>(f, n, pa, as, pb, bs, static_cast<T *>(out));
-            else integer_binary(f, n, pa, as, pb, bs, static_cast<T *>(out));
+            if constexpr (is_float_v<T>)
+                float_binary<Arch>(f, n, pa, as, pb, bs, static_cast<T *>(out));
+            else
+                integer_binary(f, n, pa, as, pb, bs, static_cast<T *>(out));
         });
     }
-    static void compare(CompareFn f, DType dt, int64_t n, const void *a, int as, const void *b, int bs,
-                        uint8_t *out) {
+    static void compare(CompareFn f, DType dt, int64_t n, const void *a, int as, const void *b,
+                        int bs, uint8_t *out) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
             compare_typed(f, n, static_cast<const T *>(a), as, static_cast<const T *>(b), bs, out);
         });
     }
-    static void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int as, const void *b, int bs,
-                       void *out) {
+    static void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int as,
+                       const void *b, int bs, void *out) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
-            select_typed(n, cond, static_cast<const T *>(a), as, static_cast<const T *>(b), bs, static_cast<T *>(out));
+            select_typed(n, cond, static_cast<const T *>(a), as, static_cast<const T *>(b), bs,
+                         static_cast<T *>(out));
         });
     }
     static void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
             auto px = static_cast<const T *>(x);
-            if constexpr (is_float_v<T>) *static_cast<T *>(result) = float_reduce<Arch>(f, px, n);
-            else *static_cast<T *>(result) = integer_reduce(f, px, n);
+            if constexpr (is_float_v<T>)
+                *static_cast<T *>(result) = float_reduce<Arch>(f, px, n);
+            else
+                *static_cast<T *>(result) = integer_reduce(f, px, n);
         });
     }
     static void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
-            if constexpr (is_float_v<T>) float_accumulate<Arch>(f, n, static_cast<const T *>(x), static_cast<T *>(acc));
-            else integer_accumulate(f, n, static_cast<const T *>(x), static_cast<T *>(acc));
+            if constexpr (is_float_v<T>)
+                float_accumulate<Arch>(f, n, static_cast<const T *>(x), static_cast<T *>(acc));
+            else
+                integer_accumulate(f, n, static_cast<const T *>(x), static_cast<T *>(acc));
         });
     }
 

@@ -13,12 +13,12 @@ namespace ng::kernels {
 struct VectorTable {
     const char *name;
     void (*unary)(UnaryFn f, DType dt, int64_t n, const void *x, void *out);
-    void (*binary)(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
-                   void *out);
-    void (*compare)(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
-                    uint8_t *out);
-    void (*select)(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b,
+    void (*binary)(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b,
                    int b_step, void *out);
+    void (*compare)(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b,
+                    int b_step, uint8_t *out);
+    void (*select)(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step,
+                   const void *b, int b_step, void *out);
     void (*reduce_all)(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
     void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 };

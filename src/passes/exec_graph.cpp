@@ -15,7 +15,9 @@ std::vector<int64_t> Node::shape() const {
     return s;
 }
 
-int64_t Node::numel() const { return checked_numel(shape(), "value"); }
+int64_t Node::numel() const {
+    return checked_numel(shape(), "value");
+}
 
 namespace {
 
@@ -30,7 +32,8 @@ public:
         if (op->kind == OpKind::AssignableTensor) return current_version(op);
         auto found = value_of_.find(op);
         if (found != value_of_.end()) {
-            if (found->second == kInProgress) throw invalid_argument("the graph has a cycle through ", op->name);
+            if (found->second == kInProgress)
+                throw invalid_argument("the graph has a cycle through ", op->name);
             return found->second;
         }
         value_of_[op] = kInProgress;
@@ -94,7 +97,8 @@ private:
 
 }  // namespace
 
-ExecGraph ExecGraph::from_ops(const std::vector<const Op *> &results, const std::vector<const Op *> &params) {
+ExecGraph ExecGraph::from_ops(const std::vector<const Op *> &results,
+                              const std::vector<const Op *> &params) {
     ExecGraph g;
     Builder b(g);
     for (const Op *r : results) g.results.push_back(b.visit(r));
@@ -140,7 +144,8 @@ void ExecGraph::remove_dead() {
     remap(results);
     remap(params);
     remap(side_effects);
-    side_effects.erase(std::remove(side_effects.begin(), side_effects.end(), -1), side_effects.end());
+    side_effects.erase(std::remove(side_effects.begin(), side_effects.end(), -1),
+                       side_effects.end());
     nodes = std::move(kept);
 }
 

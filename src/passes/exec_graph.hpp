@@ -25,21 +25,24 @@ struct Node {
     // its persistent value in the transformer. Null for nodes the compiler made.
     const Op *origin = nullptr;
 
-    bool is_constant() const { return kind == OpKind::AssignableTensor && (attrs.flags & kFlagConstant); }
+    bool is_constant() const {
+        return kind == OpKind::AssignableTensor && (attrs.flags & kFlagConstant);
+    }
     bool is_leaf() const { return kind == OpKind::AssignableTensor; }
     std::vector<int64_t> shape() const;
     int64_t numel() const;
 };
 
 struct ExecGraph {
-    std::vector<Node> nodes;          // schedule order
-    std::vector<int32_t> results;     // node of each result
-    std::vector<int32_t> params;      // leaf node of each parameter placeholder (-1 when unused)
-    std::vector<int32_t> side_effects;// Assign nodes: kept even when no result reads them
+    std::vector<Node> nodes;            // schedule order
+    std::vector<int32_t> results;       // node of each result
+    std::vector<int32_t> params;        // leaf node of each parameter placeholder (-1 when unused)
+    std::vector<int32_t> side_effects;  // Assign nodes: kept even when no result reads them
 
     // Builds the graph of `results` from the user's ops (DFS in argument order; sequential's
     // elements in the listed order, each op at most once; control dependencies first).
-    static ExecGraph from_ops(const std::vector<const Op *> &results, const std::vector<const Op *> &params);
+    static ExecGraph from_ops(const std::vector<const Op *> &results,
+                              const std::vector<const Op *> &params);
 
     // Replaces every use of node `from` by node `to` (to < from), in args and result lists.
     void forward(int32_t from, int32_t to);

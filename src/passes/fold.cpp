@@ -7,7 +7,8 @@
 
 namespace ng {
 
-std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id, const PlanRunner &run_plan) {
+std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id,
+                                            const PlanRunner &run_plan) {
     ExecGraph mini;
     Node node = g.nodes[id];
     for (int32_t &a : node.args) {
@@ -21,8 +22,9 @@ std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id, cons
     std::shared_ptr<Storage> arena = Storage::allocate(plan.arena_bytes);
     std::vector<char *> bases;
     for (const Buffer &b : plan.buffers)
-        bases.push_back(b.kind == Buffer::Kind::Arena ? static_cast<char *>(arena->data()) + b.arena_offset
-                                                      : static_cast<char *>(b.constant->data()));
+        bases.push_back(b.kind == Buffer::Kind::Arena
+                            ? static_cast<char *>(arena->data()) + b.arena_offset
+                            : static_cast<char *>(b.constant->data()));
     run_plan(plan, bases);
 
     const Value &v = plan.results[0];

@@ -10,6 +10,7 @@
 
 namespace ng {
 
-std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id, const PlanRunner &run_plan);
+std::vector<uint8_t> evaluate_constant_node(const ExecGraph &g, int32_t id,
+                                            const PlanRunner &run_plan);
 
 }  // namespace ng

@@ -27,7 +27,8 @@ int32_t Lowering::new_arena_buffer(DType dt, int64_t numel) {
     return static_cast<int32_t>(plan.buffers.size() - 1);
 }
 
-int32_t Lowering::new_constant_buffer(DType dt, const std::vector<int64_t> &shape, const void *data) {
+int32_t Lowering::new_constant_buffer(DType dt, const std::vector<int64_t> &shape,
+                                      const void *data) {
     Buffer b;
     b.kind = Buffer::Kind::Constant;
     b.dtype = dt;
@@ -69,9 +70,10 @@ Operand Lowering::read(int32_t id, const Axes &space) {
     if (v.buffer < 0) throw internal_error("node ", id, " read before it was lowered");
     if (version[id] != writes_to_buffer[v.buffer]) {
         const Op *o = graph.nodes[id].origin;
-        throw unsupported("a value of ", o ? o->name : std::string("a persistent tensor"),
-                          " is read after an assign overwrote the tensor it views; compute it after the assign "
-                          "or copy it first");
+        throw unsupported(
+            "a value of ", o ? o->name : std::string("a persistent tensor"),
+            " is read after an assign overwrote the tensor it views; compute it after the assign "
+            "or copy it first");
     }
     return operand(v, graph.nodes[id].axes, space);
 }
@@ -101,7 +103,8 @@ Value Lowering::pack(int32_t id, const Axes &order) {
 void Lowering::count_uses() {
     for (const Node &n : graph.nodes)
         for (size_t i = 0; i < n.args.size(); ++i)
-            if (std::find(n.args.begin(), n.args.begin() + i, n.args[i]) == n.args.begin() + i) ++uses[n.args[i]];
+            if (std::find(n.args.begin(), n.args.begin() + i, n.args[i]) == n.args.begin() + i)
+                ++uses[n.args[i]];
     for (int32_t r : graph.results) ++uses[r];
 }
 
@@ -109,12 +112,13 @@ namespace {
 
 bool is_elementwise(OpKind k) {
     if (k == OpKind::StopGradient) return false;
-    return op_kind_is_elementwise_unary(k) || op_kind_is_elementwise_binary(k) || k == OpKind::Select ||
-           k == OpKind::Cast;
+    return op_kind_is_elementwise_unary(k) || op_kind_is_elementwise_binary(k) ||
+           k == OpKind::Select || k == OpKind::Cast;
 }
 
 bool is_fusing_reduction(OpKind k) {
-    return k == OpKind::Sum || k == OpKind::Max || k == OpKind::Min || k == OpKind::Prod || k == OpKind::Mean;
+    return k == OpKind::Sum || k == OpKind::Max || k == OpKind::Min || k == OpKind::Prod ||
+           k == OpKind::Mean;
 }
 
 bool same_axis_set(const Axes &a, const Axes &b) {
@@ -175,7 +179,8 @@ void Lowering::lower_node(int32_t id) {
     case OpKind::Assign: lower_assign(*this, id); break;
     case OpKind::Sequential: throw internal_error("sequential left in the compiled graph");
     default:
-        if (!is_elementwise(n.kind)) throw unsupported("op type ", op_kind_name(n.kind), " cannot be compiled");
+        if (!is_elementwise(n.kind))
+            throw unsupported("op type ", op_kind_name(n.kind), " cannot be compiled");
         lower_elementwise(*this, id);
     }
     if (values[id].buffer >= 0) version[id] = writes_to_buffer[values[id].buffer];

@@ -17,30 +17,32 @@ Instruction instruction_for(const Node &n, const ExecGraph &g) {
     Instruction ins{};
     ins.dtype = g.nodes[n.args.at(0)].dtype;
     switch (n.kind) {
-#define UNARY(K)                                   \
-    case OpKind::K:                                \
-        ins.type = Instruction::Type::Unary;       \
-        ins.fn = int32_t(kernels::UnaryFn::K);     \
+#define UNARY(K)                               \
+    case OpKind::K:                            \
+        ins.type = Instruction::Type::Unary;   \
+        ins.fn = int32_t(kernels::UnaryFn::K); \
         break;
-        UNARY(Negative) UNARY(Absolute) UNARY(Sign) UNARY(Exp) UNARY(Log) UNARY(Sqrt) UNARY(Square)
-        UNARY(Reciprocal) UNARY(Sigmoid) UNARY(Relu) UNARY(Sin) UNARY(Cos) UNARY(Tanh)
+        UNARY(Negative)
+        UNARY(Absolute) UNARY(Sign) UNARY(Exp) UNARY(Log) UNARY(Sqrt) UNARY(Square)
+            UNARY(Reciprocal) UNARY(Sigmoid) UNARY(Relu) UNARY(Sin) UNARY(Cos) UNARY(Tanh)
 #undef UNARY
-#define BINARY(K)                                  \
-    case OpKind::K:                                \
-        ins.type = Instruction::Type::Binary;      \
-        ins.fn = int32_t(kernels::BinaryFn::K);    \
+#define BINARY(K)                               \
+    case OpKind::K:                             \
+        ins.type = Instruction::Type::Binary;   \
+        ins.fn = int32_t(kernels::BinaryFn::K); \
         break;
-        BINARY(Add) BINARY(Subtract) BINARY(Multiply) BINARY(Divide) BINARY(Power) BINARY(Maximum) BINARY(Minimum)
+                BINARY(Add) BINARY(Subtract) BINARY(Multiply) BINARY(Divide) BINARY(Power)
+                    BINARY(Maximum) BINARY(Minimum)
 #undef BINARY
-#define COMPARE(K)                                 \
-    case OpKind::K:                                \
-        ins.type = Instruction::Type::Compare;     \
-        ins.fn = int32_t(kernels::CompareFn::K);   \
+#define COMPARE(K)                               \
+    case OpKind::K:                              \
+        ins.type = Instruction::Type::Compare;   \
+        ins.fn = int32_t(kernels::CompareFn::K); \
         break;
-        COMPARE(Equal) COMPARE(NotEqual) COMPARE(Less) COMPARE(LessEqual) COMPARE(Greater) COMPARE(GreaterEqual)
+                        COMPARE(Equal) COMPARE(NotEqual) COMPARE(Less) COMPARE(LessEqual)
+                            COMPARE(Greater) COMPARE(GreaterEqual)
 #undef COMPARE
-    case OpKind::Select:
-        ins.type = Instruction::Type::Select;
+                                case OpKind::Select : ins.type = Instruction::Type::Select;
         ins.dtype = n.dtype;
         break;
     case OpKind::Cast:
@@ -92,7 +94,8 @@ private:
     int32_t emit_instruction(int32_t id, std::vector<Operand> &inputs) {
         const Node &n = L_.graph.nodes[id];
         Instruction ins = instruction_for(n, L_.graph);
-        for (size_t i = 0; i < n.args.size() && i < 3; ++i) ins.src[i] = emit_value(n.args[i], inputs);
+        for (size_t i = 0; i < n.args.size() && i < 3; ++i)
+            ins.src[i] = emit_value(n.args[i], inputs);
         program_.code.push_back(ins);
         return kInstructionTag - static_cast<int32_t>(program_.code.size() - 1);
     }

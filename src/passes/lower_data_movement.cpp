@@ -40,7 +40,8 @@ void lower_data_movement(Lowering &L, int32_t id) {
     switch (n.kind) {
     case OpKind::Pad: {
         int64_t shift = 0;
-        for (size_t i = 0; i < n.attrs.padding.size(); ++i) shift += n.attrs.padding[i].first * out.layout.strides[i];
+        for (size_t i = 0; i < n.attrs.padding.size(); ++i)
+            shift += n.attrs.padding[i].first * out.layout.strides[i];
         copy_into(L, n.args.at(0), out, n.axes, shift);
         break;
     }

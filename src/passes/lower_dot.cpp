@@ -10,7 +10,8 @@ namespace ng {
 namespace {
 
 // Merges the dims `dims` (in that order, outermost first) of `l` into one (length, stride).
-bool merge_group(const Layout &l, const std::vector<int32_t> &dims, int64_t &length, int64_t &stride) {
+bool merge_group(const Layout &l, const std::vector<int32_t> &dims, int64_t &length,
+                 int64_t &stride) {
     length = 1;
     stride = 1;
     bool have = false;
@@ -63,7 +64,8 @@ Matrix matrix_operand(Lowering &L, int32_t id, const Axes &row_axes, const Axes 
     int64_t rows, cols, rs, cs;
     Matrix m{whole.buffer, whole.offset, false, 0};
     if (merge_group(layout, positions(row_axes, n.axes), rows, rs) &&
-        merge_group(layout, positions(col_axes, n.axes), cols, cs) && as_blas(rows, cols, rs, cs, m.transpose, m.ld))
+        merge_group(layout, positions(col_axes, n.axes), cols, cs) &&
+        as_blas(rows, cols, rs, cs, m.transpose, m.ld))
         return m;
     Axes order = row_axes;
     order.insert(order.end(), col_axes.begin(), col_axes.end());
@@ -86,9 +88,11 @@ void lower_dot(Lowering &L, int32_t id) {
 
     Axes expected = a_others;
     expected.insert(expected.end(), b_others.begin(), b_others.end());
-    if (expected.size() != n.axes.size()) throw internal_error("dot result axes do not match its operands");
+    if (expected.size() != n.axes.size())
+        throw internal_error("dot result axes do not match its operands");
     for (size_t i = 0; i < expected.size(); ++i)
-        if (expected[i]->name != n.axes[i]->name) throw internal_error("dot result axes are not a's others then b's");
+        if (expected[i]->name != n.axes[i]->name)
+            throw internal_error("dot result axes are not a's others then b's");
 
     Step s;
     s.kind = Step::Kind::Gemm;

@@ -12,10 +12,13 @@ void lower_leaf(Lowering &L, int32_t id) {
     const auto shape = n.shape();
     auto param = std::find(L.graph.params.begin(), L.graph.params.end(), id);
     if (n.is_constant()) {
-        size_t bytes = checked_bytes(checked_numel(shape, "constant"), dtype_size(n.dtype), "constant");
-        if (n.attrs.data.size() != bytes) throw internal_error("constant ", n.origin ? n.origin->name : "", " has ",
-                                                                n.attrs.data.size(), " bytes of data, expected ", bytes);
-        L.values[id] = L.row_major(L.new_constant_buffer(n.dtype, shape, n.attrs.data.data()), shape);
+        size_t bytes =
+            checked_bytes(checked_numel(shape, "constant"), dtype_size(n.dtype), "constant");
+        if (n.attrs.data.size() != bytes)
+            throw internal_error("constant ", n.origin ? n.origin->name : "", " has ",
+                                 n.attrs.data.size(), " bytes of data, expected ", bytes);
+        L.values[id] =
+            L.row_major(L.new_constant_buffer(n.dtype, shape, n.attrs.data.data()), shape);
         return;
     }
     Buffer b;
@@ -32,7 +35,8 @@ void lower_leaf(Lowering &L, int32_t id) {
     L.plan.buffers.push_back(std::move(b));
     L.writes_to_buffer.push_back(0);
     L.values[id] = L.row_major(static_cast<int32_t>(L.plan.buffers.size() - 1), shape);
-    if (param_index >= 0 && !L.param_strides.empty()) L.values[id].layout.strides = L.param_strides.at(param_index);
+    if (param_index >= 0 && !L.param_strides.empty())
+        L.values[id].layout.strides = L.param_strides.at(param_index);
 }
 
 namespace {
@@ -50,8 +54,10 @@ Layout restride_by_name(const Value &arg, const Axes &arg_axes, const Axes &axes
 }
 
 // The sliced axes' lengths are the result's (the builder computed them).
-Layout slice_layout(const Layout &in, const std::vector<SliceSpec> &specs, const std::vector<int64_t> &result_shape) {
-    if (specs.size() != in.shape.size()) throw internal_error("slice has ", specs.size(), " specs for rank ", in.shape.size());
+Layout slice_layout(const Layout &in, const std::vector<SliceSpec> &specs,
+                    const std::vector<int64_t> &result_shape) {
+    if (specs.size() != in.shape.size())
+        throw internal_error("slice has ", specs.size(), " specs for rank ", in.shape.size());
     Layout l;
     l.offset = in.offset;
     l.shape = result_shape;
@@ -159,9 +165,12 @@ void lower_assign(Lowering &L, int32_t id) {
     const Value &dst = L.values[target];
     const Buffer &tb = L.plan.buffers.at(dst.buffer);
     if (tb.kind == Buffer::Kind::Param)
-        throw unsupported("assign to ", n.origin && !n.origin->args.empty() ? n.origin->args[0]->name : "a placeholder",
-                          ", which is a parameter of this computation");
-    if (tb.kind != Buffer::Kind::Persistent) throw invalid_argument("assign target is not a persistent tensor");
+        throw unsupported(
+            "assign to ",
+            n.origin && !n.origin->args.empty() ? n.origin->args[0]->name : "a placeholder",
+            ", which is a parameter of this computation");
+    if (tb.kind != Buffer::Kind::Persistent)
+        throw invalid_argument("assign target is not a persistent tensor");
     const Axes &space = L.graph.nodes[target].axes;
 
     Step s;

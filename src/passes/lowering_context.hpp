@@ -19,10 +19,10 @@ public:
     const ExecGraph &graph;
     const std::vector<std::vector<int64_t>> &param_strides;  // empty: row-major parameters
     Plan plan;
-    std::vector<Value> values;       // per node; buffer -1 until lowered (or when fused away)
-    std::vector<int32_t> uses;       // how many args/results refer to each node
-    std::vector<char> fused;         // node is computed inside its consumer's program
-    std::vector<int32_t> version;    // per node: writes to its buffer seen when it was lowered
+    std::vector<Value> values;     // per node; buffer -1 until lowered (or when fused away)
+    std::vector<int32_t> uses;     // how many args/results refer to each node
+    std::vector<char> fused;       // node is computed inside its consumer's program
+    std::vector<int32_t> version;  // per node: writes to its buffer seen when it was lowered
 
     int32_t new_arena_buffer(DType dt, int64_t numel);
     int32_t new_constant_buffer(DType dt, const std::vector<int64_t> &shape, const void *data);
@@ -58,6 +58,8 @@ void lower_data_movement(Lowering &L, int32_t id);  // Pad, Concat, OneHot
 void lower_assign(Lowering &L, int32_t id);
 
 // Position of the axis named like `a` in `axes`, or -1.
-inline int32_t find_axis(const Axes &axes, const Axis *a) { return find_by_name(axes, a->name); }
+inline int32_t find_axis(const Axes &axes, const Axis *a) {
+    return find_by_name(axes, a->name);
+}
 
 }  // namespace ng

@@ -9,7 +9,9 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 
-size_t align_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+size_t align_up(size_t n) {
+    return (n + kAlignment - 1) / kAlignment * kAlignment;
+}
 
 // Follows in-place reuse to the buffer that owns the memory.
 int32_t owner(const Plan &plan, int32_t b) {
@@ -74,7 +76,8 @@ bool is_forwardable_result(const Plan &plan, const Value &v) {
     const Buffer &buf = plan.buffers[v.buffer];
     const int64_t numel = v.layout.numel();
     return buf.kind == Buffer::Kind::Arena && numel > 0 && v.layout.offset == 0 &&
-           v.layout.is_row_major_contiguous() && buf.bytes == static_cast<size_t>(numel) * dtype_size(buf.dtype);
+           v.layout.is_row_major_contiguous() &&
+           buf.bytes == static_cast<size_t>(numel) * dtype_size(buf.dtype);
 }
 
 void plan_memory(Plan &plan) {
@@ -110,7 +113,8 @@ void plan_memory(Plan &plan) {
         const size_t size = align_up(std::max<size_t>(buf.bytes, 1));
         std::vector<std::pair<size_t, size_t>> busy;  // [offset, end) of overlapping lifetimes
         for (const Placed &p : placed)
-            if (!(p.last < buf.first_step || buf.last_step < p.first)) busy.emplace_back(p.offset, p.offset + p.bytes);
+            if (!(p.last < buf.first_step || buf.last_step < p.first))
+                busy.emplace_back(p.offset, p.offset + p.bytes);
         std::sort(busy.begin(), busy.end());
         size_t offset = forwardable[b] ? arena : 0;
         for (const auto &[lo, hi] : busy) {
@@ -122,7 +126,10 @@ void plan_memory(Plan &plan) {
         arena = std::max(arena, offset + size);
     }
     for (Buffer &buf : plan.buffers)
-        if (buf.kind == Buffer::Kind::Arena && buf.reuses >= 0) buf.arena_offset = plan.buffers[owner(plan, static_cast<int32_t>(&buf - plan.buffers.data()))].arena_offset;
+        if (buf.kind == Buffer::Kind::Arena && buf.reuses >= 0)
+            buf.arena_offset =
+                plan.buffers[owner(plan, static_cast<int32_t>(&buf - plan.buffers.data()))]
+                    .arena_offset;
     plan.arena_bytes = arena;
 }
 

@@ -6,8 +6,9 @@
 
 namespace ng {
 
-ExecGraph compile_graph(const std::vector<const Op *> &results, const std::vector<const Op *> &params,
-                        const PlanRunner &run_plan, int32_t &num_source_nodes) {
+ExecGraph compile_graph(const std::vector<const Op *> &results,
+                        const std::vector<const Op *> &params, const PlanRunner &run_plan,
+                        int32_t &num_source_nodes) {
     ExecGraph graph = ExecGraph::from_ops(results, params);
     num_source_nodes = static_cast<int32_t>(graph.nodes.size());
     simplify(graph, run_plan);

@@ -23,10 +23,12 @@ using PlanRunner = std::function<void(const Plan &plan, const std::vector<char *
 
 // The graph passes: builds the ExecGraph of `results` and simplifies it. `num_source_nodes`
 // receives the node count before simplification (reported in a computation's stats).
-ExecGraph compile_graph(const std::vector<const Op *> &results, const std::vector<const Op *> &params,
-                        const PlanRunner &run_plan, int32_t &num_source_nodes);
+ExecGraph compile_graph(const std::vector<const Op *> &results,
+                        const std::vector<const Op *> &params, const PlanRunner &run_plan,
+                        int32_t &num_source_nodes);
 
 // Lowering and memory planning for the given parameter strides (empty: row-major everywhere).
-Plan compile_plan(const ExecGraph &graph, const std::vector<std::vector<int64_t>> &param_strides = {});
+Plan compile_plan(const ExecGraph &graph,
+                  const std::vector<std::vector<int64_t>> &param_strides = {});
 
 }  // namespace ng

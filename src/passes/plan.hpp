@@ -29,7 +29,7 @@ struct Buffer {
     std::shared_ptr<Storage> constant;        // Constant
     int32_t param = -1;                       // Param: index into the run's inputs
     int32_t first_step = -1, last_step = -1;  // liveness (Arena), filled by the planner
-    int32_t reuses = -1;                      // Arena: another buffer whose memory this one takes over in place
+    int32_t reuses = -1;  // Arena: another buffer whose memory this one takes over in place
 };
 
 // A value of the computation: a strided view of a buffer over the node's axes.
@@ -54,7 +54,7 @@ struct Step {
         Gemm,         // see gemm fields; inputs[0] = A, inputs[1] = B, output = C
         Copy,         // inputs[0] -> output over shape
         Fill,         // output = value over shape
-        OneHot,       // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
+        OneHot,  // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
     };
     Kind kind = Kind::Elementwise;
     kernels::Program program;
@@ -77,7 +77,7 @@ struct Step {
 struct Plan {
     std::vector<Buffer> buffers;
     std::vector<Step> steps;
-    std::vector<Value> results;      // value of each result
+    std::vector<Value> results;  // value of each result
     std::vector<Dims> result_shapes;
     std::vector<DType> result_dtypes;
     std::vector<int32_t> param_buffers;  // buffer of each parameter (-1 when unused)

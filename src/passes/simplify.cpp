@@ -26,7 +26,9 @@ bool constant_equals(const Node &n, double value) {
     });
 }
 
-bool same_axes(const Axes &a, const Axes &b) { return a == b; }
+bool same_axes(const Axes &a, const Axes &b) {
+    return a == b;
+}
 
 // If node n is an identity of one of its args under algebraic rules, returns that arg.
 int32_t algebraic_identity(const ExecGraph &g, const Node &n) {
@@ -67,7 +69,8 @@ int32_t algebraic_identity(const ExecGraph &g, const Node &n) {
 }
 
 bool foldable(const ExecGraph &g, const Node &n) {
-    if (n.is_leaf() || n.kind == OpKind::Assign || n.kind == OpKind::Sequential || n.args.empty()) return false;
+    if (n.is_leaf() || n.kind == OpKind::Assign || n.kind == OpKind::Sequential || n.args.empty())
+        return false;
     for (int32_t a : n.args)
         if (!g.nodes[a].is_constant()) return false;
     return n.numel() <= kMaxFoldedElements;
@@ -76,7 +79,9 @@ bool foldable(const ExecGraph &g, const Node &n) {
 // Everything that makes two nodes compute the same value, as a byte string.
 std::string cse_key(const Node &n) {
     std::string key;
-    auto put = [&](const void *p, size_t bytes) { key.append(static_cast<const char *>(p), bytes); };
+    auto put = [&](const void *p, size_t bytes) {
+        key.append(static_cast<const char *>(p), bytes);
+    };
     auto put_value = [&](const auto &v) { put(&v, sizeof v); };
     put_value(n.kind);
     put_value(n.dtype);

@@ -29,7 +29,8 @@ void check_params(const std::vector<const Op *> &params) {
         if (!(p->flags() & kFlagInput))
             throw invalid_argument("parameter ", i, " (", p->name, ") is not a placeholder");
         for (size_t j = 0; j < i; ++j)
-            if (params[j] == p) throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
+            if (params[j] == p)
+                throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
     }
 }
 
@@ -39,22 +40,27 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
                          const std::vector<const Op *> &params)
     : transformer_(std::move(t)), results_(results), params_(params) {
     check_params(params);
-    graph_ = compile_graph(results, params, [](const Plan &plan, const std::vector<char *> &bases) {
-        Executor(plan).run(bases, nullptr);
-    }, num_source_ops_);
+    graph_ = compile_graph(
+        results, params,
+        [](const Plan &plan, const std::vector<char *> &bases) {
+            Executor(plan).run(bases, nullptr);
+        },
+        num_source_ops_);
     for (const Op *p : params) param_strides_.push_back(row_major_strides(shape_of(p->axes)));
     compile();
     for (const Buffer &b : plan_.buffers)
         if (b.kind == Buffer::Kind::Persistent && !transformer_->can_initialize(b.persistent))
-            throw state_error("placeholder ", b.persistent->name,
-                              " is neither a parameter of the computation nor has a value or an initial value");
+            throw state_error(
+                "placeholder ", b.persistent->name,
+                " is neither a parameter of the computation nor has a value or an initial value");
 }
 
 // Lowers for the current parameter strides: views, BLAS flags and packing decisions all follow
 // the inputs' actual layouts, so strided inputs are read in place.
 void Computation::compile() {
     Plan plan = compile_plan(graph_, param_strides_);
-    if (!arena_ || arena_->bytes() < plan.arena_bytes) arena_ = Storage::allocate_uninitialized(plan.arena_bytes);
+    if (!arena_ || arena_->bytes() < plan.arena_bytes)
+        arena_ = Storage::allocate_uninitialized(plan.arena_bytes);
     executor_.reset();
     plan_ = std::move(plan);
     bases_.assign(plan_.buffers.size(), nullptr);
@@ -77,20 +83,21 @@ void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) 
     for (size_t i = 0; i < params_.size(); ++i) {
         const Op *p = params_[i];
         if (inputs[i]->dtype() != p->dtype)
-            throw dtype_error("input ", i, " (", p->name, ") has dtype ", dtype_name(inputs[i]->dtype()), ", expected ",
-                              dtype_name(p->dtype));
+            throw dtype_error("input ", i, " (", p->name, ") has dtype ",
+                              dtype_name(inputs[i]->dtype()), ", expected ", dtype_name(p->dtype));
         if (!same_shape(inputs[i]->shape(), p->axes))
-            throw axes_error("input ", i, " (", p->name, ") has shape ", describe_shape(inputs[i]->shape()),
-                             ", expected ", describe_shape(shape_of(p->axes)));
+            throw axes_error("input ", i, " (", p->name, ") has shape ",
+                             describe_shape(inputs[i]->shape()), ", expected ",
+                             describe_shape(shape_of(p->axes)));
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         if (!outputs[i]) continue;
         if (outputs[i]->dtype() != plan_.result_dtypes[i])
-            throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i]->dtype()), ", expected ",
-                              dtype_name(plan_.result_dtypes[i]));
+            throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i]->dtype()),
+                              ", expected ", dtype_name(plan_.result_dtypes[i]));
         if (outputs[i]->shape() != plan_.result_shapes[i])
-            throw axes_error("output ", i, " has shape ", describe_shape(outputs[i]->shape()), ", expected ",
-                             describe_shape(plan_.result_shapes[i]));
+            throw axes_error("output ", i, " has shape ", describe_shape(outputs[i]->shape()),
+                             ", expected ", describe_shape(plan_.result_shapes[i]));
     }
 }
 
@@ -106,7 +113,8 @@ AddressRange address_range(const Tensor &t) {
     t.layout().extent(lowest, past_highest);
     const intptr_t base = reinterpret_cast<intptr_t>(t.storage()->data());
     const intptr_t element = static_cast<intptr_t>(t.element_size());
-    return {base + static_cast<intptr_t>(lowest) * element, base + static_cast<intptr_t>(past_highest) * element};
+    return {base + static_cast<intptr_t>(lowest) * element,
+            base + static_cast<intptr_t>(past_highest) * element};
 }
 
 bool overlap(const AddressRange &a, const AddressRange &b) {
@@ -137,11 +145,13 @@ bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *cons
 
 void Computation::copy_result(size_t i, Tensor &out) {
     const Value &v = plan_.results[i];
-    copy_from_.data = bases_[v.buffer] + v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
+    copy_from_.data = bases_[v.buffer] +
+                      v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
     copy_from_.strides.assign(v.layout.strides.begin(), v.layout.strides.end());
     copy_to_.data = out.data();
     copy_to_.strides.assign(out.strides().begin(), out.strides().end());
-    kernels::copy_strided(plan_.result_dtypes[i], plan_.result_shapes[i], copy_from_, copy_to_, transformer_->pool());
+    kernels::copy_strided(plan_.result_dtypes[i], plan_.result_shapes[i], copy_from_, copy_to_,
+                          transformer_->pool());
 }
 
 void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh) {
@@ -168,7 +178,8 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         // Every element of a new output is written, by the kernels or by copy_result.
-        if (!outputs[i]) fresh[i] = Tensor::uninitialized(plan_.result_dtypes[i], plan_.result_shapes[i]);
+        if (!outputs[i])
+            fresh[i] = Tensor::uninitialized(plan_.result_dtypes[i], plan_.result_shapes[i]);
         Tensor &target = outputs[i] ? *outputs[i] : fresh[i];
         forwarded_[i] = can_forward(i, target, inputs, outputs);
         if (forwarded_[i]) bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());

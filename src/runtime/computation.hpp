@@ -30,7 +30,8 @@ public:
 
 private:
     void validate(const Tensor *const *inputs, Tensor *const *outputs) const;
-    bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs, Tensor *const *outputs) const;
+    bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
+                     Tensor *const *outputs) const;
     void copy_result(size_t i, Tensor &out);
     void compile();
 
@@ -40,8 +41,8 @@ private:
     std::unique_ptr<Executor> executor_;
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
-    std::vector<bool> forwarded_;           // per result: computed straight into its output this run
-    ExecGraph graph_;                       // after the graph passes; lowered again on new strides
+    std::vector<bool> forwarded_;  // per result: computed straight into its output this run
+    ExecGraph graph_;              // after the graph passes; lowered again on new strides
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
     int32_t num_source_ops_ = 0;

@@ -54,7 +54,8 @@ void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strid
             V *y = static_cast<V *>(out.data);
             for_each_index(s.shape, in.strides, out.strides, [&](int64_t i, int64_t o) {
                 int64_t k = static_cast<int64_t>(x[i]);
-                if (k >= 0 && k < s.depth) y[o + k * s.depth_stride] = V(1);  // out of range: all zeros
+                if (k >= 0 && k < s.depth)
+                    y[o + k * s.depth_stride] = V(1);  // out of range: all zeros
             });
         });
     });
@@ -73,19 +74,26 @@ Executor::Executor(const Plan &plan) : plan_(plan) {
 }
 
 void Executor::run(const std::vector<char *> &bases, ThreadPool *pool) {
-    for (size_t i = 0; i < plan_.steps.size(); ++i) run_step(plan_.steps[i], prepared_[i], bases, pool);
+    for (size_t i = 0; i < plan_.steps.size(); ++i)
+        run_step(plan_.steps[i], prepared_[i], bases, pool);
 }
 
-void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool) {
+void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &bases,
+                        ThreadPool *pool) {
     auto address = [&](const Operand &o) -> void * {
-        return bases[o.buffer] + o.offset * static_cast<int64_t>(dtype_size(plan_.buffers[o.buffer].dtype));
+        return bases[o.buffer] +
+               o.offset * static_cast<int64_t>(dtype_size(plan_.buffers[o.buffer].dtype));
     };
     for (size_t i = 0; i < s.inputs.size(); ++i) p.inputs[i].data = address(s.inputs[i]);
     p.output.data = address(s.output);
 
     switch (s.kind) {
-    case Step::Kind::Elementwise: kernels::run_elementwise(s.program, s.shape, p.inputs, p.output, pool); break;
-    case Step::Kind::Reduce: kernels::run_reduce(s.reduce_fn, s.program, s.shape, p.inputs, p.output, pool); break;
+    case Step::Kind::Elementwise:
+        kernels::run_elementwise(s.program, s.shape, p.inputs, p.output, pool);
+        break;
+    case Step::Kind::Reduce:
+        kernels::run_reduce(s.reduce_fn, s.program, s.shape, p.inputs, p.output, pool);
+        break;
     case Step::Kind::ArgReduce:
         kernels::run_arg_reduce(s.flag, s.dtype, s.shape, s.dim, p.inputs[0], p.output, pool);
         break;
@@ -98,10 +106,12 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
             kernels::fill(s.dtype, s.m * s.n, 0.0, p.output.data);
             break;
         }
-        kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, 1.0, p.inputs[0].data, s.lda,
-                      p.inputs[1].data, s.ldb, 0.0, p.output.data, s.ldc);
+        kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, 1.0, p.inputs[0].data,
+                      s.lda, p.inputs[1].data, s.ldb, 0.0, p.output.data, s.ldc);
         break;
-    case Step::Kind::Copy: kernels::copy_strided(s.dtype, s.shape, p.inputs[0], p.output, pool); break;
+    case Step::Kind::Copy:
+        kernels::copy_strided(s.dtype, s.shape, p.inputs[0], p.output, pool);
+        break;
     case Step::Kind::Fill: {
         int64_t n = 1;
         for (int64_t d : s.shape) n *= d;

@@ -12,7 +12,9 @@ namespace ng {
 
 namespace {
 
-bool is_placeholder(const Op *op) { return op->flags() & kFlagInput; }
+bool is_placeholder(const Op *op) {
+    return op->flags() & kFlagInput;
+}
 
 std::vector<int64_t> shape_of(const Axes &axes) {
     std::vector<int64_t> s;
@@ -22,7 +24,9 @@ std::vector<int64_t> shape_of(const Axes &axes) {
 
 }  // namespace
 
-Transformer::Transformer(int threads) { set_threads(threads); }
+Transformer::Transformer(int threads) {
+    set_threads(threads);
+}
 
 void Transformer::set_threads(int threads) {
     if (threads < 0) throw invalid_argument("thread count ", threads, " is negative");
@@ -38,7 +42,8 @@ bool Transformer::has_value(const Op *persistent) const {
 }
 
 bool Transformer::can_initialize(const Op *persistent) const {
-    return has_value(persistent) || persistent->initial_value != nullptr || !is_placeholder(persistent);
+    return has_value(persistent) || persistent->initial_value != nullptr ||
+           !is_placeholder(persistent);
 }
 
 Tensor &Transformer::value(const Op *persistent) {
@@ -51,13 +56,15 @@ Tensor &Transformer::value(const Op *persistent) {
 
 Tensor Transformer::initialize(const Op *persistent) {
     if (!can_initialize(persistent))
-        throw state_error("placeholder ", persistent->name, " has no value: pass it as a parameter, set its value, "
+        throw state_error("placeholder ", persistent->name,
+                          " has no value: pass it as a parameter, set its value, "
                           "or give it an initial value");
     if (std::find(initializing_.begin(), initializing_.end(), persistent) != initializing_.end())
         throw invalid_argument("the initial value of ", persistent->name, " depends on itself");
     Tensor value = Tensor::zeros(persistent->dtype, shape_of(persistent->axes));
     if (persistent->flags() & kFlagConstant) {
-        if (!persistent->attrs.data.empty()) value.write(persistent->attrs.data.data(), persistent->attrs.data.size());
+        if (!persistent->attrs.data.empty())
+            value.write(persistent->attrs.data.data(), persistent->attrs.data.size());
         return value;
     }
     if (!persistent->initial_value) return value;
@@ -81,17 +88,20 @@ Tensor Transformer::initialize(const Op *persistent) {
 
 void Transformer::set_value(const Op *persistent, const Tensor &v) {
     if (v.dtype() != persistent->dtype)
-        throw dtype_error("value has dtype ", dtype_name(v.dtype()), " but ", persistent->name, " is ",
-                          dtype_name(persistent->dtype));
+        throw dtype_error("value has dtype ", dtype_name(v.dtype()), " but ", persistent->name,
+                          " is ", dtype_name(persistent->dtype));
     auto shape = shape_of(persistent->axes);
-    if (v.shape() != shape) throw axes_error("value shape does not match the axes of ", persistent->name);
+    if (v.shape() != shape)
+        throw axes_error("value shape does not match the axes of ", persistent->name);
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     auto found = values_.find(persistent);
-    if (found == values_.end()) found = values_.emplace(persistent, Tensor::zeros(persistent->dtype, shape)).first;
+    if (found == values_.end())
+        found = values_.emplace(persistent, Tensor::zeros(persistent->dtype, shape)).first;
     found->second.copy_from(v);
 }
 
-void copy_broadcast_by_name(const Tensor &src, const Axes &src_axes, Tensor &dst, const Axes &dst_axes, ThreadPool *pool) {
+void copy_broadcast_by_name(const Tensor &src, const Axes &src_axes, Tensor &dst,
+                            const Axes &dst_axes, ThreadPool *pool) {
     kernels::Strided from, to;
     from.data = src.data();
     to.data = dst.data();
@@ -101,7 +111,8 @@ void copy_broadcast_by_name(const Tensor &src, const Axes &src_axes, Tensor &dst
         int32_t at = find_by_name(dst_axes, src_axes[i]->name);
         if (at < 0) {
             if (src_axes[i]->length == 1) continue;
-            throw axes_error("axis ", src_axes[i]->name, "(", src_axes[i]->length, ") of the value is not an axis of the target");
+            throw axes_error("axis ", src_axes[i]->name, "(", src_axes[i]->length,
+                             ") of the value is not an axis of the target");
         }
         from.strides[at] = src.strides()[i];
     }

@@ -40,6 +40,7 @@ private:
 };
 
 // Copies `src` (over `src_axes`) into `dst` (over `dst_axes`), broadcasting by axis name.
-void copy_broadcast_by_name(const Tensor &src, const Axes &src_axes, Tensor &dst, const Axes &dst_axes, ThreadPool *pool);
+void copy_broadcast_by_name(const Tensor &src, const Axes &src_axes, Tensor &dst,
+                            const Axes &dst_axes, ThreadPool *pool);
 
 }  // namespace ng

@@ -14,7 +14,8 @@ namespace {
 
 void require_float_dtype(DType dt) {
     check_dtype(dt, "dtype");
-    if (!dtype_is_float(dt)) throw dtype_error("initial values need float32 or float64, not ", dtype_name(dt));
+    if (!dtype_is_float(dt))
+        throw dtype_error("initial values need float32 or float64, not ", dtype_name(dt));
 }
 
 void require_finite(double value, const char *what) {
@@ -46,28 +47,33 @@ std::pair<double, double> fans(const Axes &axes, const Axes &fan_in) {
     double in = 1.0, out = 1.0;
     for (const Axis *axis : fan_in) {
         if (std::find(axes.begin(), axes.end(), axis) == axes.end())
-            throw axes_error("fan-in axis ", axis->name, "(", axis->length, ") is not one of the tensor's axes");
+            throw axes_error("fan-in axis ", axis->name, "(", axis->length,
+                             ") is not one of the tensor's axes");
         if (std::count(fan_in.begin(), fan_in.end(), axis) > 1)
             throw axes_error("fan-in axis ", axis->name, "(", axis->length, ") is listed twice");
         in *= static_cast<double>(axis->length);
     }
     for (const Axis *axis : axes)
-        if (std::find(fan_in.begin(), fan_in.end(), axis) == fan_in.end()) out *= static_cast<double>(axis->length);
+        if (std::find(fan_in.begin(), fan_in.end(), axis) == fan_in.end())
+            out *= static_cast<double>(axis->length);
     if (in == 0.0) throw invalid_argument("the fan-in is 0 (an axis of length 0)");
     return {in, out};
 }
 
 }  // namespace
 
-Op *uniform_initializer(Graph &g, DType dt, const Axes &axes, double low, double high, uint64_t seed) {
+Op *uniform_initializer(Graph &g, DType dt, const Axes &axes, double low, double high,
+                        uint64_t seed) {
     require_finite(low, "low");
     require_finite(high, "high");
-    if (!(low < high)) throw invalid_argument("low (", low, ") must be less than high (", high, ")");
+    if (!(low < high))
+        throw invalid_argument("low (", low, ") must be less than high (", high, ")");
     Random random(seed);
     return filled_constant(g, dt, axes, [&] { return low + (high - low) * random.uniform(); });
 }
 
-Op *normal_initializer(Graph &g, DType dt, const Axes &axes, double mean, double stddev, uint64_t seed) {
+Op *normal_initializer(Graph &g, DType dt, const Axes &axes, double mean, double stddev,
+                       uint64_t seed) {
     require_finite(mean, "mean");
     require_finite(stddev, "stddev");
     if (stddev < 0) throw invalid_argument("stddev is negative (", stddev, ")");
@@ -75,7 +81,8 @@ Op *normal_initializer(Graph &g, DType dt, const Axes &axes, double mean, double
     return filled_constant(g, dt, axes, [&] { return mean + stddev * random.normal(); });
 }
 
-Op *glorot_uniform_initializer(Graph &g, DType dt, const Axes &axes, const Axes &fan_in, uint64_t seed) {
+Op *glorot_uniform_initializer(Graph &g, DType dt, const Axes &axes, const Axes &fan_in,
+                               uint64_t seed) {
     auto [in, out] = fans(axes, fan_in);
     const double limit = std::sqrt(6.0 / (in + out));
     return uniform_initializer(g, dt, axes, -limit, limit, seed);

@@ -10,10 +10,13 @@
 
 namespace ng::train {
 
-Op *uniform_initializer(Graph &g, DType dt, const Axes &axes, double low, double high, uint64_t seed);
-Op *normal_initializer(Graph &g, DType dt, const Axes &axes, double mean, double stddev, uint64_t seed);
+Op *uniform_initializer(Graph &g, DType dt, const Axes &axes, double low, double high,
+                        uint64_t seed);
+Op *normal_initializer(Graph &g, DType dt, const Axes &axes, double mean, double stddev,
+                       uint64_t seed);
 // Uniform in +-sqrt(6 / (fan_in + fan_out)) (Glorot and Bengio, 2010).
-Op *glorot_uniform_initializer(Graph &g, DType dt, const Axes &axes, const Axes &fan_in, uint64_t seed);
+Op *glorot_uniform_initializer(Graph &g, DType dt, const Axes &axes, const Axes &fan_in,
+                               uint64_t seed);
 // Normal with mean 0 and standard deviation sqrt(2 / fan_in) (He et al., 2015).
 Op *he_normal_initializer(Graph &g, DType dt, const Axes &axes, const Axes &fan_in, uint64_t seed);
 

@@ -10,9 +10,9 @@
 namespace ng::train {
 
 struct SgdConfig {
-    double momentum = 0.0;     // 0 disables the velocity
-    bool nesterov = false;     // needs momentum > 0
-    double weight_decay = 0.0; // L2: adds weight_decay * w to each gradient
+    double momentum = 0.0;      // 0 disables the velocity
+    bool nesterov = false;      // needs momentum > 0
+    double weight_decay = 0.0;  // L2: adds weight_decay * w to each gradient
 };
 
 struct AdamConfig {

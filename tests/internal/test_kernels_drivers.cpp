@@ -18,8 +18,12 @@ static std::atomic<long> g_allocations{0};
     if (void *p = std::malloc(n ? n : 1)) return p;
     throw std::bad_alloc();
 }
-[[gnu::noinline]] void operator delete(void *p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void *p, size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void *p) noexcept {
+    std::free(p);
+}
+[[gnu::noinline]] void operator delete(void *p, size_t) noexcept {
+    std::free(p);
+}
 
 namespace {
 
@@ -34,7 +38,10 @@ struct Nd {
     Buffer buffer;
 
     Nd(DType dtype, std::vector<int64_t> shp, Layout layout, std::vector<bool> broadcast = {})
-        : dt(dtype), shape(std::move(shp)), strides(shape.size()), buffer(dtype, storage_size(shape, layout), ng::dtype_size(dtype)) {
+        : dt(dtype),
+          shape(std::move(shp)),
+          strides(shape.size()),
+          buffer(dtype, storage_size(shape, layout), ng::dtype_size(dtype)) {
         size_t r = shape.size();
         int64_t step = 1;
         auto place = [&](size_t d) {
@@ -57,9 +64,12 @@ struct Nd {
         return std::max<int64_t>(n, 1);
     }
     Strided view() {
-        return Strided{static_cast<char *>(buffer.data()) + origin * int64_t(ng::dtype_size(dt)), strides};
+        return Strided{static_cast<char *>(buffer.data()) + origin * int64_t(ng::dtype_size(dt)),
+                       strides};
     }
-    void randomize(uint32_t seed, double lo = -4, double hi = 4) { kt::fill_random(buffer, seed, lo, hi); }
+    void randomize(uint32_t seed, double lo = -4, double hi = 4) {
+        kt::fill_random(buffer, seed, lo, hi);
+    }
     // A copy of the storage (so reference and kernel write to separate memory).
     Nd clone() const { return *this; }
 };
@@ -68,18 +78,23 @@ void expect_buffers(const Nd &got, const Nd &want, double rel, const std::string
     for (int64_t i = 0; i < got.buffer.size(); ++i) {
         double g = got.buffer.get(i), w = want.buffer.get(i);
         if (std::isnan(g) && std::isnan(w)) continue;
-        if (ng::dtype_is_float(got.dt) ? !(std::fabs(g - w) <= rel * std::max(1.0, std::fabs(w))) : g != w)
-            fail_msg("%s: storage element %lld: got %.17g, want %.17g", what.c_str(), (long long)i, g, w);
+        if (ng::dtype_is_float(got.dt) ? !(std::fabs(g - w) <= rel * std::max(1.0, std::fabs(w)))
+                                       : g != w)
+            fail_msg("%s: storage element %lld: got %.17g, want %.17g", what.c_str(), (long long)i,
+                     g, w);
     }
     if (!got.buffer.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
 }
 
 void expect_identical(const Nd &a, const Nd &b, const std::string &what) {
-    if (std::memcmp(a.buffer.data(), b.buffer.data(), size_t(a.buffer.size()) * ng::dtype_size(a.dt)) != 0)
+    if (std::memcmp(a.buffer.data(), b.buffer.data(),
+                    size_t(a.buffer.size()) * ng::dtype_size(a.dt)) != 0)
         fail_msg("%s: results differ between thread counts", what.c_str());
 }
 
-double tolerance(DType dt) { return dt == NG_FLOAT32 ? 2e-5 : 1e-12; }
+double tolerance(DType dt) {
+    return dt == NG_FLOAT32 ? 2e-5 : 1e-12;
+}
 
 Instruction unary_ins(UnaryFn f, DType dt, int32_t a) {
     Instruction i{Instruction::Type::Unary, int32_t(f), dt, 0, {a, -1, -1}};
@@ -116,7 +131,8 @@ Pools &pools() {
 
 // (a - b)^2 * c + exp(a) over float dtypes, with every layout of a, broadcast b, scalar c.
 void test_elementwise_float_chain(void **) {
-    const std::vector<std::vector<int64_t>> shapes = {{0}, {1}, {7}, {3, 5, 7}, {2, 3, 4097}, {64, 33}, {1, 1}};
+    const std::vector<std::vector<int64_t>> shapes = {{0},          {1},      {7},   {3, 5, 7},
+                                                      {2, 3, 4097}, {64, 33}, {1, 1}};
     for (DType dt : {NG_FLOAT32, NG_FLOAT64}) {
         Program p;
         p.inputs = {dt, dt, dt};
@@ -127,16 +143,20 @@ void test_elementwise_float_chain(void **) {
         for (const auto &shape : shapes)
             for (Layout la : kLayouts)
                 for (Layout lo : kLayouts) {
-                    if (la != Layout::Row && lo != Layout::Row) continue;  // each layout of a, then of out
+                    if (la != Layout::Row && lo != Layout::Row)
+                        continue;  // each layout of a, then of out
                     std::vector<bool> b_broadcast(shape.size(), false), scalar(shape.size(), true);
                     b_broadcast[0] = true;
-                    Nd a(dt, shape, la), b(dt, shape, Layout::Row, b_broadcast), c(dt, shape, Layout::Row, scalar);
+                    Nd a(dt, shape, la), b(dt, shape, Layout::Row, b_broadcast),
+                        c(dt, shape, Layout::Row, scalar);
                     a.randomize(1), b.randomize(2), c.randomize(3);
                     Nd out(dt, shape, lo);
                     out.randomize(4);
                     Nd want = out.clone();
-                    reference::run_elementwise(p, shape, {a.view(), b.view(), c.view()}, want.view());
-                    std::string what = std::string("chain ") + ng::dtype_name(dt) + " " + shape_text(shape);
+                    reference::run_elementwise(p, shape, {a.view(), b.view(), c.view()},
+                                               want.view());
+                    std::string what =
+                        std::string("chain ") + ng::dtype_name(dt) + " " + shape_text(shape);
                     run_elementwise(p, shape, {a.view(), b.view(), c.view()}, out.view(), nullptr);
                     expect_buffers(out, want, tolerance(dt), what);
                 }
@@ -149,13 +169,15 @@ void test_elementwise_select_cast_copy(void **) {
     for (DType dt : {NG_INT32, NG_INT64, NG_UINT8, NG_FLOAT32}) {
         Program p;
         p.inputs = {dt, dt, dt};
-        p.code = {Instruction{Instruction::Type::Compare, int32_t(CompareFn::Greater), dt, 0, {0, 1, -1}},
-                  Instruction{Instruction::Type::Select, 0, dt, 0, {3, 0, 2}},
-                  Instruction{Instruction::Type::Cast, 0, dt, NG_FLOAT64, {4, -1, -1}}};
+        p.code = {
+            Instruction{Instruction::Type::Compare, int32_t(CompareFn::Greater), dt, 0, {0, 1, -1}},
+            Instruction{Instruction::Type::Select, 0, dt, 0, {3, 0, 2}},
+            Instruction{Instruction::Type::Cast, 0, dt, NG_FLOAT64, {4, -1, -1}}};
         p.result = 5;
         for (Layout la : kLayouts) {
             std::vector<bool> c_broadcast = {false, true, false};
-            Nd a(dt, shape, la), b(dt, shape, Layout::Column), c(dt, shape, Layout::Row, c_broadcast);
+            Nd a(dt, shape, la), b(dt, shape, Layout::Column),
+                c(dt, shape, Layout::Row, c_broadcast);
             a.randomize(5), b.randomize(6), c.randomize(7);
             Nd out(NG_FLOAT64, shape, Layout::Padded), want = out.clone();
             reference::run_elementwise(p, shape, {a.view(), b.view(), c.view()}, want.view());
@@ -183,10 +205,11 @@ void test_elementwise_hand_values_and_in_place(void **) {
     float a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {10, 20, 30}, two = 2, out[6];
     Program p;
     p.inputs = {NG_FLOAT32, NG_FLOAT32, NG_FLOAT32};
-    p.code = {binary_ins(BinaryFn::Multiply, NG_FLOAT32, 0, 2), binary_ins(BinaryFn::Add, NG_FLOAT32, 3, 1)};
+    p.code = {binary_ins(BinaryFn::Multiply, NG_FLOAT32, 0, 2),
+              binary_ins(BinaryFn::Add, NG_FLOAT32, 3, 1)};
     p.result = 4;
-    run_elementwise(p, {2, 3}, {Strided{a, {3, 1}}, Strided{b, {0, 1}}, Strided{&two, {0, 0}}}, Strided{out, {3, 1}},
-                    nullptr);
+    run_elementwise(p, {2, 3}, {Strided{a, {3, 1}}, Strided{b, {0, 1}}, Strided{&two, {0, 0}}},
+                    Strided{out, {3, 1}}, nullptr);
     const float expected[6] = {12, 24, 36, 18, 30, 42};
     for (int i = 0; i < 6; ++i) assert_true(out[i] == expected[i]);
     // Transposed output: out[j][i] = a[i][j] + 0.
@@ -195,7 +218,8 @@ void test_elementwise_hand_values_and_in_place(void **) {
     add.inputs = {NG_FLOAT32, NG_FLOAT32};
     add.code = {binary_ins(BinaryFn::Add, NG_FLOAT32, 0, 1)};
     add.result = 2;
-    run_elementwise(add, {2, 3}, {Strided{a, {3, 1}}, Strided{&zero, {0, 0}}}, Strided{t, {1, 2}}, nullptr);
+    run_elementwise(add, {2, 3}, {Strided{a, {3, 1}}, Strided{&zero, {0, 0}}}, Strided{t, {1, 2}},
+                    nullptr);
     const float transposed[6] = {1, 4, 2, 5, 3, 6};
     for (int i = 0; i < 6; ++i) assert_true(t[i] == transposed[i]);
     // In place over a large array with the pool: x = x * x.
@@ -205,7 +229,8 @@ void test_elementwise_hand_values_and_in_place(void **) {
     sq.inputs = {NG_FLOAT64};
     sq.code = {unary_ins(UnaryFn::Square, NG_FLOAT64, 0)};
     sq.result = 1;
-    run_elementwise(sq, {int64_t(x.size())}, {Strided{x.data(), {1}}}, Strided{x.data(), {1}}, &pools().four);
+    run_elementwise(sq, {int64_t(x.size())}, {Strided{x.data(), {1}}}, Strided{x.data(), {1}},
+                    &pools().four);
     for (size_t i = 0; i < x.size(); ++i) assert_true(x[i] == want[i]);
     // A scalar (rank 0) run.
     double s = 3, r = 0;
@@ -216,19 +241,19 @@ void test_elementwise_hand_values_and_in_place(void **) {
 void test_copy_strided(void **) {
     for (DType dt : {NG_FLOAT32, NG_INT64, NG_UINT8})
         for (Layout ls : kLayouts)
-            for (Layout ld : kLayouts)
-                {
-                    ng::ThreadPool *pool = ls == ld ? &pools().four : nullptr;
-                    std::vector<int64_t> shape = {5, 301, 50};
-                    Nd src(dt, shape, ls), dst(dt, shape, ld);
-                    src.randomize(9);
-                    Nd want = dst.clone();
-                    reference::copy_strided(dt, shape, src.view(), want.view());
-                    copy_strided(dt, shape, src.view(), dst.view(), pool);
-                    expect_buffers(dst, want, 0, "copy_strided");
-                }
+            for (Layout ld : kLayouts) {
+                ng::ThreadPool *pool = ls == ld ? &pools().four : nullptr;
+                std::vector<int64_t> shape = {5, 301, 50};
+                Nd src(dt, shape, ls), dst(dt, shape, ld);
+                src.randomize(9);
+                Nd want = dst.clone();
+                reference::copy_strided(dt, shape, src.view(), want.view());
+                copy_strided(dt, shape, src.view(), dst.view(), pool);
+                expect_buffers(dst, want, 0, "copy_strided");
+            }
     int32_t m[6] = {1, 2, 3, 4, 5, 6}, t[6];
-    copy_strided(NG_INT32, {3, 2}, Strided{m, {1, 3}}, Strided{t, {2, 1}}, nullptr);  // transpose of 2x3
+    copy_strided(NG_INT32, {3, 2}, Strided{m, {1, 3}}, Strided{t, {2, 1}},
+                 nullptr);  // transpose of 2x3
     const int32_t expected[6] = {1, 4, 2, 5, 3, 6};
     for (int i = 0; i < 6; ++i) assert_true(t[i] == expected[i]);
 }
@@ -236,7 +261,8 @@ void test_copy_strided(void **) {
 // ---- reductions ------------------------------------------------------------------------------
 
 // Strides of the reduction output for `shape`: dense over the kept dims, 0 on reduced ones.
-Nd reduction_output(DType dt, const std::vector<int64_t> &shape, unsigned reduced_mask, Layout layout) {
+Nd reduction_output(DType dt, const std::vector<int64_t> &shape, unsigned reduced_mask,
+                    Layout layout) {
     std::vector<bool> reduced(shape.size());
     for (size_t d = 0; d < shape.size(); ++d) reduced[d] = reduced_mask >> d & 1;
     return Nd(dt, shape, layout, reduced);
@@ -255,16 +281,19 @@ void test_reduce_every_subset(void **) {
                         x.randomize(10, 0.3, 1.5);
                         y.randomize(11, 0, 0.2);
                         if (!ng::dtype_is_float(dt))
-                            for (int64_t i = 0; i < x.buffer.size(); ++i) x.buffer.set(i, double(i % 3 == 0 ? 2 : 1));
+                            for (int64_t i = 0; i < x.buffer.size(); ++i)
+                                x.buffer.set(i, double(i % 3 == 0 ? 2 : 1));
                         if (!ng::dtype_is_float(dt))
-                            for (int64_t i = 0; i < y.buffer.size(); ++i) y.buffer.set(i, double(i % 2));
+                            for (int64_t i = 0; i < y.buffer.size(); ++i)
+                                y.buffer.set(i, double(i % 2));
                     } else {
                         x.randomize(10), y.randomize(11);
                     }
-                    Nd out = reduction_output(dt, shape, mask, mask == 2 ? Layout::Column : Layout::Row);
+                    Nd out =
+                        reduction_output(dt, shape, mask, mask == 2 ? Layout::Column : Layout::Row);
                     Nd want = out.clone();
-                    std::string what = std::string("reduce ") + fn_name(f) + " " + ng::dtype_name(dt) + " mask " +
-                                       std::to_string(mask);
+                    std::string what = std::string("reduce ") + fn_name(f) + " " +
+                                       ng::dtype_name(dt) + " mask " + std::to_string(mask);
                     reference::run_reduce(f, p, shape, {x.view(), y.view()}, want.view());
                     run_reduce(f, p, shape, {x.view(), y.view()}, out.view(), nullptr);
                     expect_buffers(out, want, tolerance(dt), what);
@@ -279,7 +308,7 @@ void test_reduce_large_and_parallel(void **) {
         unsigned mask;
     };
     // (1 << 18) elements reduced to one value: four chunks of partial results.
-    const Case cases[] = {{{3, 30001}, 2}, {{30001, 3}, 1}, {{200, 301}, 1}, {{200, 301}, 2},
+    const Case cases[] = {{{3, 30001}, 2}, {{30001, 3}, 1},   {{200, 301}, 1},  {{200, 301}, 2},
                           {{1 << 18}, 1},  {{40, 50, 60}, 5}, {{40, 50, 60}, 7}};
     for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT64})
         for (const Case &c : cases) {
@@ -292,7 +321,8 @@ void test_reduce_large_and_parallel(void **) {
             run_reduce(ReduceFn::Sum, p, c.shape, {x.view(), y.view()}, none.view(), nullptr);
             run_reduce(ReduceFn::Sum, p, c.shape, {x.view(), y.view()}, one.view(), &pools().one);
             run_reduce(ReduceFn::Sum, p, c.shape, {x.view(), y.view()}, four.view(), &pools().four);
-            std::string what = std::string("large sum ") + ng::dtype_name(dt) + " " + shape_text(c.shape);
+            std::string what =
+                std::string("large sum ") + ng::dtype_name(dt) + " " + shape_text(c.shape);
             expect_buffers(none, want, tolerance(dt), what);
             expect_identical(none, one, what);
             expect_identical(none, four, what);
@@ -300,16 +330,21 @@ void test_reduce_large_and_parallel(void **) {
 }
 
 void test_reduce_hand_values_and_empty(void **) {
-    // sum((x - y)^2) over [[1,2],[3,4]] - [1,1] = 0 + 1 + 4 + 9 = 14; per row: [1, 13]; per column: [4, 10].
+    // sum((x - y)^2) over [[1,2],[3,4]] - [1,1] = 0 + 1 + 4 + 9 = 14; per row: [1, 13]; per column:
+    // [4, 10].
     double x[4] = {1, 2, 3, 4}, one = 1, total = -1, rows[2], cols[2];
     Program p = squared_difference(NG_FLOAT64);
-    run_reduce(ReduceFn::Sum, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}}, Strided{&total, {0, 0}}, nullptr);
+    run_reduce(ReduceFn::Sum, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}},
+               Strided{&total, {0, 0}}, nullptr);
     assert_true(total == 14);
-    run_reduce(ReduceFn::Sum, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}}, Strided{rows, {1, 0}}, nullptr);
+    run_reduce(ReduceFn::Sum, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}},
+               Strided{rows, {1, 0}}, nullptr);
     assert_true(rows[0] == 1 && rows[1] == 13);
-    run_reduce(ReduceFn::Sum, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}}, Strided{cols, {0, 1}}, nullptr);
+    run_reduce(ReduceFn::Sum, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}},
+               Strided{cols, {0, 1}}, nullptr);
     assert_true(cols[0] == 4 && cols[1] == 10);
-    run_reduce(ReduceFn::Max, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}}, Strided{cols, {0, 1}}, nullptr);
+    run_reduce(ReduceFn::Max, p, {2, 2}, {Strided{x, {2, 1}}, Strided{&one, {0, 0}}},
+               Strided{cols, {0, 1}}, nullptr);
     assert_true(cols[0] == 4 && cols[1] == 9);
     // Reducing an empty dimension gives the identity; an empty kept dimension writes nothing.
     float ident[3] = {7, 7, 7}, fx = 0;
@@ -321,7 +356,8 @@ void test_reduce_hand_values_and_empty(void **) {
     run_reduce(ReduceFn::Sum, id, {0, 3}, {Strided{&fx, {3, 1}}}, Strided{ident, {0, 1}}, nullptr);
     assert_true(ident[0] == 0 && ident[1] == 0 && ident[2] == 0);
     float untouched[1] = {5};
-    run_reduce(ReduceFn::Sum, id, {0, 3}, {Strided{&fx, {3, 1}}}, Strided{untouched, {1, 0}}, nullptr);
+    run_reduce(ReduceFn::Sum, id, {0, 3}, {Strided{&fx, {3, 1}}}, Strided{untouched, {1, 0}},
+               nullptr);
     assert_true(untouched[0] == 5);
     // NaN propagates through a max reduction of any layout.
     float v[6] = {1, NAN, 3, 4, 5, 6}, m[3];
@@ -339,18 +375,21 @@ void test_arg_reduce(void **) {
                 for (Layout layout : kLayouts) {
                     Nd in(dt, shape, layout);
                     in.randomize(14, -2, 2);
-                    for (int64_t i = 0; i < in.buffer.size(); ++i) in.buffer.set(i, double(int64_t(in.buffer.get(i)) % 3));  // many ties
+                    for (int64_t i = 0; i < in.buffer.size(); ++i)
+                        in.buffer.set(i, double(int64_t(in.buffer.get(i)) % 3));  // many ties
                     if (ng::dtype_is_float(dt)) in.buffer.set(7, NAN), in.buffer.set(50, NAN);
                     std::vector<bool> flat(3, false);
                     flat[dim] = true;
                     Nd out(NG_INT64, shape, Layout::Row, flat), want = out.clone();
                     reference::run_arg_reduce(is_max, dt, shape, dim, in.view(), want.view());
                     run_arg_reduce(is_max, dt, shape, dim, in.view(), out.view(), &pools().four);
-                    expect_buffers(out, want, 0, std::string(is_max ? "argmax " : "argmin ") + ng::dtype_name(dt) +
-                                                     " dim " + std::to_string(dim));
+                    expect_buffers(out, want, 0,
+                                   std::string(is_max ? "argmax " : "argmin ") +
+                                       ng::dtype_name(dt) + " dim " + std::to_string(dim));
                 }
     // Large, for the column path and the pool.
-    Nd big(NG_FLOAT32, {300, 1000}, Layout::Row), out(NG_INT64, {300, 1000}, Layout::Row, {true, false});
+    Nd big(NG_FLOAT32, {300, 1000}, Layout::Row),
+        out(NG_INT64, {300, 1000}, Layout::Row, {true, false});
     big.randomize(15);
     Nd want = out.clone();
     reference::run_arg_reduce(true, NG_FLOAT32, big.shape, 0, big.view(), want.view());
@@ -359,10 +398,11 @@ void test_arg_reduce(void **) {
 
     auto arg = [](bool is_max, std::vector<float> v) {
         int64_t r = -1;
-        run_arg_reduce(is_max, NG_FLOAT32, {int64_t(v.size())}, 0, Strided{v.data(), {1}}, Strided{&r, {0}}, nullptr);
+        run_arg_reduce(is_max, NG_FLOAT32, {int64_t(v.size())}, 0, Strided{v.data(), {1}},
+                       Strided{&r, {0}}, nullptr);
         return r;
     };
-    assert_int_equal(arg(true, {1, 3, 3, 2}), 1);   // first of a tie
+    assert_int_equal(arg(true, {1, 3, 3, 2}), 1);  // first of a tie
     assert_int_equal(arg(false, {2, 1, 1, 5}), 1);
     assert_int_equal(arg(true, {NAN, 5, NAN}), 0);  // first NaN wins
     assert_int_equal(arg(true, {1, NAN, 7, NAN}), 1);
@@ -371,7 +411,8 @@ void test_arg_reduce(void **) {
     float e = 0;
     int64_t r = 0;
     auto m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
-        run_arg_reduce(true, NG_FLOAT32, {2, 0}, 1, Strided{&e, {0, 1}}, Strided{&r, {1, 0}}, nullptr);
+        run_arg_reduce(true, NG_FLOAT32, {2, 0}, 1, Strided{&e, {0, 1}}, Strided{&r, {1, 0}},
+                       nullptr);
     });
     kt::expect_contains(m, "empty");
     kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
@@ -396,11 +437,12 @@ void test_softmax_every_subset(void **) {
                         reference::run_softmax(log, dt, shape, reduced, in.view(), want.view());
                         run_softmax(log, dt, shape, reduced, in.view(), out.view(), nullptr);
                         for (int64_t i = 0; i < out.buffer.size(); ++i)
-                            if (!std::isfinite(out.buffer.get(i))) fail_msg("softmax produced %g", out.buffer.get(i));
+                            if (!std::isfinite(out.buffer.get(i)))
+                                fail_msg("softmax produced %g", out.buffer.get(i));
                         // Log-softmax values reach -10000: compare relative to their size.
                         expect_buffers(out, want, dt == NG_FLOAT32 ? 1e-6 : 1e-13,
-                                       std::string(log ? "log_softmax " : "softmax ") + ng::dtype_name(dt) + " mask " +
-                                           std::to_string(mask));
+                                       std::string(log ? "log_softmax " : "softmax ") +
+                                           ng::dtype_name(dt) + " mask " + std::to_string(mask));
                     }
     // Large: rows (softmax over the innermost dim) and columns (over dim 0 of (C, N)), in place.
     for (unsigned mask : {1u, 2u})
@@ -411,7 +453,8 @@ void test_softmax_every_subset(void **) {
             x.randomize(17, -50, 50);
             Nd want = x.clone(), in_place = x.clone();
             reference::run_softmax(log, NG_FLOAT32, shape2, reduced, x.view(), want.view());
-            run_softmax(log, NG_FLOAT32, shape2, reduced, in_place.view(), in_place.view(), &pools().four);
+            run_softmax(log, NG_FLOAT32, shape2, reduced, in_place.view(), in_place.view(),
+                        &pools().four);
             expect_buffers(in_place, want, 1e-6, "large softmax in place");
         }
 }
@@ -434,7 +477,8 @@ void test_softmax_hand_values(void **) {
     kt::expect_near(y[0], -std::log(2.0), 1e-15, "log_softmax");
     // Over dim 0 of a (2, 3) column layout: each column sums to one.
     float c[6] = {1, 2, 3, 1, 2, 3}, s[6];
-    run_softmax(false, NG_FLOAT32, {2, 3}, {true, false}, Strided{c, {3, 1}}, Strided{s, {3, 1}}, nullptr);
+    run_softmax(false, NG_FLOAT32, {2, 3}, {true, false}, Strided{c, {3, 1}}, Strided{s, {3, 1}},
+                nullptr);
     for (int i = 0; i < 6; ++i) assert_true(s[i] == 0.5f);
     kt::expect_error(NG_ERR_DTYPE, [&] {
         int32_t i[2] = {1, 2};
@@ -455,19 +499,24 @@ void test_gemm(void **) {
             for (bool ta : {false, true})
                 for (bool tb : {false, true})
                     for (auto ab : coefficients) {
-                        int64_t lda = (ta ? s.m : s.k) + 2, ldb = (tb ? s.k : s.n) + 1, ldc = s.n + 3;
+                        int64_t lda = (ta ? s.m : s.k) + 2, ldb = (tb ? s.k : s.n) + 1,
+                                ldc = s.n + 3;
                         Buffer a(dt, (ta ? s.k : s.m) * lda + 1), b(dt, (tb ? s.n : s.k) * ldb + 1);
                         Buffer c(dt, s.m * ldc + 1), want(dt, s.m * ldc + 1);
-                        kt::fill_random(a, 18, -2, 2), kt::fill_random(b, 19, -2, 2), kt::fill_random(c, 20, -2, 2);
+                        kt::fill_random(a, 18, -2, 2), kt::fill_random(b, 19, -2, 2),
+                            kt::fill_random(c, 20, -2, 2);
                         std::memcpy(want.data(), c.data(), size_t(c.size()) * ng::dtype_size(dt));
-                        gemm(dt, ta, tb, s.m, s.n, s.k, ab[0], a.data(), lda, b.data(), ldb, ab[1], c.data(), ldc);
-                        reference::gemm(dt, ta, tb, s.m, s.n, s.k, ab[0], a.data(), lda, b.data(), ldb, ab[1],
-                                        want.data(), ldc);
-                        std::string what = std::string("gemm ") + ng::dtype_name(dt) + " " + std::to_string(s.m) + "x" +
-                                           std::to_string(s.n) + "x" + std::to_string(s.k) + (ta ? " At" : "") +
+                        gemm(dt, ta, tb, s.m, s.n, s.k, ab[0], a.data(), lda, b.data(), ldb, ab[1],
+                             c.data(), ldc);
+                        reference::gemm(dt, ta, tb, s.m, s.n, s.k, ab[0], a.data(), lda, b.data(),
+                                        ldb, ab[1], want.data(), ldc);
+                        std::string what = std::string("gemm ") + ng::dtype_name(dt) + " " +
+                                           std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                                           std::to_string(s.k) + (ta ? " At" : "") +
                                            (tb ? " Bt" : "");
                         for (int64_t i = 0; i < c.size(); ++i)
-                            kt::expect_near(c.get(i), want.get(i), dt == NG_FLOAT32 ? 1e-5 : 1e-13, what.c_str());
+                            kt::expect_near(c.get(i), want.get(i), dt == NG_FLOAT32 ? 1e-5 : 1e-13,
+                                            what.c_str());
                     }
     float A[4] = {1, 2, 3, 4}, B[4] = {5, 6, 7, 8}, C[4];
     gemm(NG_FLOAT32, false, false, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2);
@@ -475,16 +524,23 @@ void test_gemm(void **) {
     gemm(NG_FLOAT32, true, false, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2);  // A^T B = [[26,30],[38,44]]
     assert_true(C[0] == 26 && C[1] == 30 && C[2] == 38 && C[3] == 44);
     int32_t Ai[4] = {1, 2, 3, 4}, Bi[4] = {5, 6, 7, 8}, Ci[4] = {1, 1, 1, 1};
-    gemm(NG_INT32, false, true, 2, 2, 2, 1, Ai, 2, Bi, 2, 1, Ci, 2);  // A B^T + 1 = [[18,24],[40,54]]
+    gemm(NG_INT32, false, true, 2, 2, 2, 1, Ai, 2, Bi, 2, 1, Ci,
+         2);  // A B^T + 1 = [[18,24],[40,54]]
     assert_true(Ci[0] == 18 && Ci[1] == 24 && Ci[2] == 40 && Ci[3] == 54);
 
-    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { gemm(NG_FLOAT32, false, false, -1, 2, 2, 1, A, 2, B, 2, 0, C, 2); });
-    auto m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { gemm(NG_FLOAT32, false, false, 2, 2, 2, 1, A, 1, B, 2, 0, C, 2); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                     [&] { gemm(NG_FLOAT32, false, false, -1, 2, 2, 1, A, 2, B, 2, 0, C, 2); });
+    auto m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
+        gemm(NG_FLOAT32, false, false, 2, 2, 2, 1, A, 1, B, 2, 0, C, 2);
+    });
     kt::expect_contains(m, "lda");
-    kt::expect_error(NG_ERR_DTYPE, [&] { gemm(NG_BOOL, false, false, 1, 1, 1, 1, A, 1, B, 1, 0, C, 1); });
-    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { gemm(NG_INT32, false, false, 2, 2, 2, 0.5, Ai, 2, Bi, 2, 0, Ci, 2); });
-    kt::expect_error(NG_ERR_UNSUPPORTED,
-                     [&] { gemm(NG_FLOAT32, false, false, int64_t(1) << 40, 1, 1, 1, A, 1, B, 1, 0, C, 1); });
+    kt::expect_error(NG_ERR_DTYPE,
+                     [&] { gemm(NG_BOOL, false, false, 1, 1, 1, 1, A, 1, B, 1, 0, C, 1); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                     [&] { gemm(NG_INT32, false, false, 2, 2, 2, 0.5, Ai, 2, Bi, 2, 0, Ci, 2); });
+    kt::expect_error(NG_ERR_UNSUPPORTED, [&] {
+        gemm(NG_FLOAT32, false, false, int64_t(1) << 40, 1, 1, 1, A, 1, B, 1, 0, C, 1);
+    });
 }
 
 // ---- errors and allocation -------------------------------------------------------------------
@@ -493,32 +549,39 @@ void test_driver_errors(void **) {
     float x = 0, out = 0;
     Program p = squared_difference(NG_FLOAT32);
     auto m = kt::expect_error(NG_ERR_INTERNAL, [&] {
-        run_elementwise(p, {2}, {Strided{&x, {0}}}, Strided{&out, {0}}, nullptr);  // one input for two
+        run_elementwise(p, {2}, {Strided{&x, {0}}}, Strided{&out, {0}},
+                        nullptr);  // one input for two
     });
     kt::expect_contains(m, "inputs");
     kt::expect_error(NG_ERR_INTERNAL, [&] {
-        run_elementwise(p, {2}, {Strided{&x, {0}}, Strided{&x, {0, 0}}}, Strided{&out, {0}}, nullptr);  // strides
+        run_elementwise(p, {2}, {Strided{&x, {0}}, Strided{&x, {0, 0}}}, Strided{&out, {0}},
+                        nullptr);  // strides
     });
     m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
-        run_reduce(ReduceFn::Sum, p, {-2}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}}, nullptr);
+        run_reduce(ReduceFn::Sum, p, {-2}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}},
+                   nullptr);
     });
     kt::expect_contains(m, "-2");
     Program bad = p;
     bad.code[1].src[0] = 7;  // reads a register that does not exist yet
     m = kt::expect_error(NG_ERR_INTERNAL, [&] {
-        run_elementwise(bad, {1}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}}, nullptr);
+        run_elementwise(bad, {1}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}},
+                        nullptr);
     });
     kt::expect_contains(m, "register 7");
     Program mixed = p;
     mixed.inputs[1] = NG_FLOAT64;  // operand dtype disagrees with the instruction
     kt::expect_error(NG_ERR_INTERNAL, [&] {
-        run_elementwise(mixed, {1}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}}, nullptr);
+        run_elementwise(mixed, {1}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}},
+                        nullptr);
     });
     kt::expect_error(NG_ERR_INTERNAL, [&] {
-        run_reduce(static_cast<ReduceFn>(9), p, {1}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}}, nullptr);
+        run_reduce(static_cast<ReduceFn>(9), p, {1}, {Strided{&x, {0}}, Strided{&x, {0}}},
+                   Strided{&out, {0}}, nullptr);
     });
     kt::expect_error(NG_ERR_INTERNAL, [&] {
-        run_softmax(false, NG_FLOAT32, {1}, {true, false}, Strided{&x, {0}}, Strided{&out, {0}}, nullptr);
+        run_softmax(false, NG_FLOAT32, {1}, {true, false}, Strided{&x, {0}}, Strided{&out, {0}},
+                    nullptr);
     });
 }
 
@@ -527,7 +590,8 @@ void test_no_allocation_after_warm_up(void **) {
     for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 17), y[i] = float(i % 5);
     Program p = squared_difference(NG_FLOAT32);
     std::vector<Strided> inputs = {Strided{x.data(), {100, 1}}, Strided{y.data(), {1, 100}}};
-    Strided o{out.data(), {500, 1}}, rows{out.data(), {1, 0}}, total{out.data(), {0, 0}}, sm{out.data(), {500, 1}};
+    Strided o{out.data(), {500, 1}}, rows{out.data(), {1, 0}}, total{out.data(), {0, 0}},
+        sm{out.data(), {500, 1}};
     std::vector<int64_t> shape = {100, 500};
     std::vector<bool> last = {false, true};
     auto run_all = [&] {

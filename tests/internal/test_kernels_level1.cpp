@@ -18,21 +18,25 @@ constexpr int64_t kMathUlps = 4;
 std::vector<const VectorTable *> tables() {
     std::vector<const VectorTable *> t = {&vector_table_sse2};
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) t.push_back(&vector_table_avx2);
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512cd"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        t.push_back(&vector_table_avx2);
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
         t.push_back(&vector_table_avx512);
     return t;
 }
 
-const UnaryFn kUnaryAll[] = {UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute, UnaryFn::Sign, UnaryFn::Exp,
-                             UnaryFn::Log, UnaryFn::Sqrt, UnaryFn::Square, UnaryFn::Reciprocal, UnaryFn::Sigmoid,
-                             UnaryFn::Relu, UnaryFn::Sin, UnaryFn::Cos, UnaryFn::Tanh};
-const UnaryFn kUnaryInteger[] = {UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute, UnaryFn::Sign, UnaryFn::Square,
-                                 UnaryFn::Relu};
-const BinaryFn kBinaryAll[] = {BinaryFn::Add, BinaryFn::Subtract, BinaryFn::Multiply, BinaryFn::Divide,
-                               BinaryFn::Power, BinaryFn::Maximum, BinaryFn::Minimum};
-const CompareFn kCompareAll[] = {CompareFn::Equal, CompareFn::NotEqual, CompareFn::Less, CompareFn::LessEqual,
+const UnaryFn kUnaryAll[] = {
+    UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute, UnaryFn::Sign,       UnaryFn::Exp,
+    UnaryFn::Log,  UnaryFn::Sqrt,     UnaryFn::Square,   UnaryFn::Reciprocal, UnaryFn::Sigmoid,
+    UnaryFn::Relu, UnaryFn::Sin,      UnaryFn::Cos,      UnaryFn::Tanh};
+const UnaryFn kUnaryInteger[] = {UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute,
+                                 UnaryFn::Sign, UnaryFn::Square,   UnaryFn::Relu};
+const BinaryFn kBinaryAll[] = {BinaryFn::Add,    BinaryFn::Subtract, BinaryFn::Multiply,
+                               BinaryFn::Divide, BinaryFn::Power,    BinaryFn::Maximum,
+                               BinaryFn::Minimum};
+const CompareFn kCompareAll[] = {CompareFn::Equal,   CompareFn::NotEqual,
+                                 CompareFn::Less,    CompareFn::LessEqual,
                                  CompareFn::Greater, CompareFn::GreaterEqual};
 const ReduceFn kReduceAll[] = {ReduceFn::Sum, ReduceFn::Max, ReduceFn::Min, ReduceFn::Prod};
 const int kSteps[][2] = {{1, 1}, {0, 1}, {1, 0}, {0, 0}};
@@ -43,9 +47,12 @@ std::string label(const VectorTable *t, const char *fn, DType dt, int64_t n) {
 
 int64_t unary_ulps(UnaryFn f) {
     switch (f) {
-    case UnaryFn::Exp: case UnaryFn::Log: case UnaryFn::Sin: case UnaryFn::Cos: case UnaryFn::Tanh:
-    case UnaryFn::Sigmoid:
-        return kMathUlps;
+    case UnaryFn::Exp:
+    case UnaryFn::Log:
+    case UnaryFn::Sin:
+    case UnaryFn::Cos:
+    case UnaryFn::Tanh:
+    case UnaryFn::Sigmoid: return kMathUlps;
     default: return 0;
     }
 }
@@ -55,16 +62,19 @@ void unary_inputs(UnaryFn f, Buffer &x, uint32_t seed) {
     std::vector<double> special;
     double lo = -6, hi = 6;
     switch (f) {
-    case UnaryFn::Log: case UnaryFn::Sqrt: lo = 1e-3, hi = 1e3, special = {0, 1, INFINITY, -1}; break;
+    case UnaryFn::Log:
+    case UnaryFn::Sqrt: lo = 1e-3, hi = 1e3, special = {0, 1, INFINITY, -1}; break;
     case UnaryFn::Exp: lo = -80, hi = 80, special = {0, -1000, 1000, NAN}; break;
     case UnaryFn::Sigmoid: lo = -30, hi = 30, special = {0, -1000, 1000, -40, 40}; break;
     case UnaryFn::Tanh: lo = -10, hi = 10, special = {0, -1000, 1000, 1e-8}; break;
-    case UnaryFn::Sin: case UnaryFn::Cos: lo = -100, hi = 100, special = {0, 3.14159265358979}; break;
+    case UnaryFn::Sin:
+    case UnaryFn::Cos: lo = -100, hi = 100, special = {0, 3.14159265358979}; break;
     case UnaryFn::Reciprocal: special = {0, -0.0, INFINITY}; break;
     default: special = {0, -0.0, NAN, INFINITY, -INFINITY}; break;
     }
     kt::fill_random(x, seed, lo, hi);
-    for (size_t i = 0; i < special.size() && int64_t(i) < x.size(); ++i) x.set(int64_t(i), special[i]);
+    for (size_t i = 0; i < special.size() && int64_t(i) < x.size(); ++i)
+        x.set(int64_t(i), special[i]);
 }
 
 void test_unary_float_vs_reference(void **) {
@@ -79,7 +89,8 @@ void test_unary_float_vs_reference(void **) {
                     reference::unary(f, dt, n, x.data(), want.data());
                     kt::expect_same(got, want, unary_ulps(f), label(t, fn_name(f), dt, n));
                     t->unary(f, dt, n, x.data(), x.data());  // in place
-                    kt::expect_same(x, want, unary_ulps(f), label(t, fn_name(f), dt, n) + " in place");
+                    kt::expect_same(x, want, unary_ulps(f),
+                                    label(t, fn_name(f), dt, n) + " in place");
                 }
 }
 
@@ -129,8 +140,10 @@ void test_unary_hand_values(void **) {
     assert_true(r[0] == 0.f && r[1] == 3.f && std::isnan(r[2]));
     auto a = f(UnaryFn::Absolute, NG_FLOAT32, {-2.5f});
     assert_true(a[0] == 2.5f);
-    kt::expect_near(apply_unary<double>(UnaryFn::Sin, NG_FLOAT64, {M_PI / 6})[0], 0.5, 1e-15, "sin(pi/6)");
-    kt::expect_near(apply_unary<double>(UnaryFn::Cos, NG_FLOAT64, {M_PI / 3})[0], 0.5, 1e-15, "cos(pi/3)");
+    kt::expect_near(apply_unary<double>(UnaryFn::Sin, NG_FLOAT64, {M_PI / 6})[0], 0.5, 1e-15,
+                    "sin(pi/6)");
+    kt::expect_near(apply_unary<double>(UnaryFn::Cos, NG_FLOAT64, {M_PI / 3})[0], 0.5, 1e-15,
+                    "cos(pi/3)");
 
     auto i = apply_unary<int32_t>;
     int32_t min32 = std::numeric_limits<int32_t>::min();
@@ -142,7 +155,8 @@ void test_unary_hand_values(void **) {
     assert_true(i(UnaryFn::Relu, NG_INT32, {-12})[0] == 0);
     assert_true(apply_unary<uint8_t>(UnaryFn::Negative, NG_UINT8, {1})[0] == 255);
     assert_true(apply_unary<uint8_t>(UnaryFn::Square, NG_UINT8, {16})[0] == 0);  // 256 wraps
-    assert_true(apply_unary<int64_t>(UnaryFn::Absolute, NG_INT64, {-(int64_t(1) << 40)})[0] == int64_t(1) << 40);
+    assert_true(apply_unary<int64_t>(UnaryFn::Absolute, NG_INT64, {-(int64_t(1) << 40)})[0] ==
+                int64_t(1) << 40);
 }
 
 void binary_inputs(BinaryFn f, Buffer &a, Buffer &b, uint32_t seed) {
@@ -155,7 +169,8 @@ void binary_inputs(BinaryFn f, Buffer &a, Buffer &b, uint32_t seed) {
         kt::fill_random(b, seed + 1, -3, 3);
         if (!is_float) {
             for (int64_t i = 0; i < b.size(); ++i) b.set(i, double(i % 11 - 2));  // exponents -2..8
-            for (int64_t i = 0; i < a.size(); ++i) a.set(i, a.dtype() == NG_UINT8 ? double(i % 5) : double(i % 9 - 4));
+            for (int64_t i = 0; i < a.size(); ++i)
+                a.set(i, a.dtype() == NG_UINT8 ? double(i % 5) : double(i % 9 - 4));
         } else {  // negative base with integral exponent, 0^0, 0^-1
             set(a, 0, -2), set(b, 0, 3);
             set(a, 1, 0), set(b, 1, 0);
@@ -176,15 +191,18 @@ void test_binary_vs_reference(void **) {
         for (DType dt : kt::all_numeric())
             for (BinaryFn f : kBinaryAll)
                 for (auto steps : kSteps)
-                    for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1023), int64_t(4097)}) {
+                    for (int64_t n :
+                         {int64_t(0), int64_t(1), int64_t(7), int64_t(1023), int64_t(4097)}) {
                         int64_t na = steps[0] ? n : 1, nb = steps[1] ? n : 1;
-                        Buffer a(dt, na, ng::dtype_size(dt)), b(dt, nb), got(dt, n, ng::dtype_size(dt)), want(dt, n);
+                        Buffer a(dt, na, ng::dtype_size(dt)), b(dt, nb),
+                            got(dt, n, ng::dtype_size(dt)), want(dt, n);
                         binary_inputs(f, a, b, uint32_t(n) * 3 + uint32_t(f));
                         t->binary(f, dt, n, a.data(), steps[0], b.data(), steps[1], got.data());
-                        reference::binary(f, dt, n, a.data(), steps[0], b.data(), steps[1], want.data());
+                        reference::binary(f, dt, n, a.data(), steps[0], b.data(), steps[1],
+                                          want.data());
                         kt::expect_same(got, want, 0,
-                                        label(t, fn_name(f), dt, n) + " steps " + std::to_string(steps[0]) +
-                                            std::to_string(steps[1]));
+                                        label(t, fn_name(f), dt, n) + " steps " +
+                                            std::to_string(steps[0]) + std::to_string(steps[1]));
                     }
 }
 
@@ -212,9 +230,10 @@ void test_binary_hand_values(void **) {
     assert_true(std::isnan(apply_binary<float>(BinaryFn::Minimum, NG_FLOAT32, NAN, 2)));
     assert_true(apply_binary<float>(BinaryFn::Minimum, NG_FLOAT32, -1, 2) == -1);
 
-    int32_t max32 = std::numeric_limits<int32_t>::max(), min32 = std::numeric_limits<int32_t>::min();
+    int32_t max32 = std::numeric_limits<int32_t>::max(),
+            min32 = std::numeric_limits<int32_t>::min();
     assert_true(apply_binary<int32_t>(BinaryFn::Add, NG_INT32, max32, 1) == min32);  // wraps
-    assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, 7, -2) == -3);      // truncates
+    assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, 7, -2) == -3);     // truncates
     assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, 7, 0) == 0);
     assert_true(apply_binary<int32_t>(BinaryFn::Divide, NG_INT32, min32, -1) == min32);
     assert_true(apply_binary<int32_t>(BinaryFn::Power, NG_INT32, 3, 4) == 81);
@@ -242,8 +261,10 @@ void test_compare_vs_reference_and_hand(void **) {
                         kt::fill_random(a, 5, -2, 2);
                         kt::fill_random(b, 5, -2, 2);  // same seed: many equal pairs
                         if (dt == NG_FLOAT32 || dt == NG_FLOAT64) a.set(0, NAN);
-                        t->compare(f, dt, n, a.data(), steps[0], b.data(), steps[1], got.as<uint8_t>());
-                        reference::compare(f, dt, n, a.data(), steps[0], b.data(), steps[1], want.as<uint8_t>());
+                        t->compare(f, dt, n, a.data(), steps[0], b.data(), steps[1],
+                                   got.as<uint8_t>());
+                        reference::compare(f, dt, n, a.data(), steps[0], b.data(), steps[1],
+                                           want.as<uint8_t>());
                         kt::expect_same(got, want, 0, label(t, fn_name(f), dt, n));
                     }
     float a[4] = {1, 2, NAN, 3}, b[4] = {2, 2, NAN, 1};
@@ -269,8 +290,10 @@ void test_select_vs_reference_and_hand(void **) {
                     kt::fill_random(cond, 11);
                     kt::fill_random(a, 12);
                     kt::fill_random(b, 13);
-                    t->select(dt, n, cond.as<uint8_t>(), a.data(), steps[0], b.data(), steps[1], got.data());
-                    reference::select(dt, n, cond.as<uint8_t>(), a.data(), steps[0], b.data(), steps[1], want.data());
+                    t->select(dt, n, cond.as<uint8_t>(), a.data(), steps[0], b.data(), steps[1],
+                              got.data());
+                    reference::select(dt, n, cond.as<uint8_t>(), a.data(), steps[0], b.data(),
+                                      steps[1], want.data());
                     kt::expect_same(got, want, 0, label(t, "select", dt, n));
                 }
     uint8_t c[3] = {1, 0, 1};
@@ -287,20 +310,25 @@ void test_cast_vs_reference_and_hand(void **) {
             Buffer x(from, n, ng::dtype_size(from)), got(to, n, ng::dtype_size(to)), want(to, n);
             kt::fill_random(x, 17, -300, 300);
             if (ng::dtype_is_float(from)) {
-                const double special[] = {NAN, 1e10, -1e10, 300.7, -5.5, 255.9, 2147483647.0, -2147483649.0, 1e30, -0.0};
+                const double special[] = {NAN,   1e10,         -1e10,         300.7, -5.5,
+                                          255.9, 2147483647.0, -2147483649.0, 1e30,  -0.0};
                 for (int i = 0; i < 10; ++i) x.set(i, special[i]);
             }
             cast(from, to, n, x.data(), got.data());
             reference::cast(from, to, n, x.data(), want.data());
-            kt::expect_same(got, want, 0, std::string("cast ") + ng::dtype_name(from) + " -> " + ng::dtype_name(to));
+            kt::expect_same(
+                got, want, 0,
+                std::string("cast ") + ng::dtype_name(from) + " -> " + ng::dtype_name(to));
         }
     float f[6] = {NAN, 1e10f, -1e10f, 300.7f, -5.5f, 2.9f};
     int32_t i32[6];
     cast(NG_FLOAT32, NG_INT32, 6, f, i32);
-    assert_true(i32[0] == 0 && i32[1] == INT32_MAX && i32[2] == INT32_MIN && i32[3] == 300 && i32[4] == -5 && i32[5] == 2);
+    assert_true(i32[0] == 0 && i32[1] == INT32_MAX && i32[2] == INT32_MIN && i32[3] == 300 &&
+                i32[4] == -5 && i32[5] == 2);
     uint8_t u8[6];
     cast(NG_FLOAT32, NG_UINT8, 6, f, u8);
-    assert_true(u8[0] == 0 && u8[1] == 255 && u8[2] == 0 && u8[3] == 255 && u8[4] == 0 && u8[5] == 2);
+    assert_true(u8[0] == 0 && u8[1] == 255 && u8[2] == 0 && u8[3] == 255 && u8[4] == 0 &&
+                u8[5] == 2);
     uint8_t b[6];
     cast(NG_FLOAT32, NG_BOOL, 6, f, b);
     assert_true(b[0] == 1 && b[1] == 1 && b[5] == 1);
@@ -315,11 +343,13 @@ void test_cast_vs_reference_and_hand(void **) {
 
 // |float sum - exact| <= bound: pairwise summation keeps the error near log2(n) roundings of the
 // sum of magnitudes; a plain loop would need n of them.
-void expect_sum_close(double got, double exact, double magnitude, int64_t n, DType dt, const std::string &what) {
+void expect_sum_close(double got, double exact, double magnitude, int64_t n, DType dt,
+                      const std::string &what) {
     double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
     double bound = (std::log2(double(n) + 1) + 8) * eps * magnitude;
     if (!(std::fabs(got - exact) <= bound))
-        fail_msg("%s: got %.17g, exact %.17g (error %.3g > %.3g)", what.c_str(), got, exact, std::fabs(got - exact), bound);
+        fail_msg("%s: got %.17g, exact %.17g (error %.3g > %.3g)", what.c_str(), got, exact,
+                 std::fabs(got - exact), bound);
 }
 
 void test_reduce_all_vs_reference(void **) {
@@ -328,15 +358,18 @@ void test_reduce_all_vs_reference(void **) {
             for (ReduceFn f : kReduceAll)
                 for (int64_t n : kt::odd_lengths()) {
                     Buffer x(dt, n, ng::dtype_size(dt)), got(dt, 1), want(dt, 1);
-                    if (f == ReduceFn::Prod && ng::dtype_is_float(dt)) kt::fill_random(x, 3, 0.99, 1.01);
-                    else kt::fill_random(x, 3, -100, 100);
+                    if (f == ReduceFn::Prod && ng::dtype_is_float(dt))
+                        kt::fill_random(x, 3, 0.99, 1.01);
+                    else
+                        kt::fill_random(x, 3, -100, 100);
                     t->reduce_all(f, dt, n, x.data(), got.data());
                     reference::reduce_all(f, dt, n, x.data(), want.data());
                     std::string what = label(t, fn_name(f), dt, n);
                     if (ng::dtype_is_float(dt) && (f == ReduceFn::Sum || f == ReduceFn::Prod)) {
                         double magnitude = 0;
                         for (int64_t i = 0; i < n; ++i) magnitude += std::fabs(x.get(i));
-                        if (f == ReduceFn::Prod) magnitude = std::max(1.0, std::fabs(want.get(0))) * double(n);
+                        if (f == ReduceFn::Prod)
+                            magnitude = std::max(1.0, std::fabs(want.get(0))) * double(n);
                         expect_sum_close(got.get(0), want.get(0), magnitude, n, dt, what);
                     } else {
                         kt::expect_same(got, want, 0, what);
@@ -412,7 +445,8 @@ void test_accumulate_and_fill(void **) {
             Buffer got(dt, 37), want(dt, 37);
             fill_identity(f, dt, 37, got.data());
             reference::fill_identity(f, dt, 37, want.data());
-            kt::expect_same(got, want, 0, std::string("fill_identity ") + fn_name(f) + " " + ng::dtype_name(dt));
+            kt::expect_same(got, want, 0,
+                            std::string("fill_identity ") + fn_name(f) + " " + ng::dtype_name(dt));
         }
     float fi[2];
     fill_identity(ReduceFn::Min, NG_FLOAT32, 2, fi);
@@ -440,15 +474,19 @@ void test_level1_errors(void **) {
     kt::expect_error(NG_ERR_DTYPE, [&] { reduce_all(ReduceFn::Sum, NG_BOOL, 2, x, out); });
     m = kt::expect_error(NG_ERR_DTYPE, [&] { unary(UnaryFn::Copy, 99, 2, x, out); });
     kt::expect_contains(m, "99");
-    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { unary(UnaryFn::Copy, NG_FLOAT32, -1, x, out); });
+    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                         [&] { unary(UnaryFn::Copy, NG_FLOAT32, -1, x, out); });
     kt::expect_contains(m, "-1");
     kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { cast(NG_FLOAT32, NG_INT32, -3, x, out); });
     kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { fill(NG_FLOAT32, -3, 0, out); });
     kt::expect_error(NG_ERR_DTYPE, [&] { cast(NG_FLOAT32, 0, 2, x, out); });
-    m = kt::expect_error(NG_ERR_INTERNAL, [&] { unary(static_cast<UnaryFn>(77), NG_FLOAT32, 2, x, out); });
+    m = kt::expect_error(NG_ERR_INTERNAL,
+                         [&] { unary(static_cast<UnaryFn>(77), NG_FLOAT32, 2, x, out); });
     kt::expect_contains(m, "77");
-    kt::expect_error(NG_ERR_INTERNAL, [&] { binary(BinaryFn::Add, NG_FLOAT32, 2, x, 2, x, 1, out); });
-    kt::expect_error(NG_ERR_INTERNAL, [&] { reduce_all(static_cast<ReduceFn>(-1), NG_FLOAT32, 2, x, out); });
+    kt::expect_error(NG_ERR_INTERNAL,
+                     [&] { binary(BinaryFn::Add, NG_FLOAT32, 2, x, 2, x, 1, out); });
+    kt::expect_error(NG_ERR_INTERNAL,
+                     [&] { reduce_all(static_cast<ReduceFn>(-1), NG_FLOAT32, 2, x, out); });
 }
 
 void test_dispatch_choice(void **) {

@@ -51,7 +51,10 @@ inline const std::vector<int64_t> &odd_lengths() {
 class Buffer {
 public:
     Buffer(DType dt, int64_t n, size_t misalign = 0)
-        : dt_(dt), n_(n), size_(ng::dtype_size(dt)), misalign_(misalign),
+        : dt_(dt),
+          n_(n),
+          size_(ng::dtype_size(dt)),
+          misalign_(misalign),
           bytes_(64 + misalign + size_t(n) * size_ + 64, 0xA5) {
         auto base = reinterpret_cast<uintptr_t>(bytes_.data());
         start_ = (64 - base % 64) % 64 + misalign;
@@ -59,12 +62,15 @@ public:
     void *data() { return bytes_.data() + start_; }
     const void *data() const { return bytes_.data() + start_; }
     template <class T>
-    T *as() { return reinterpret_cast<T *>(data()); }
+    T *as() {
+        return reinterpret_cast<T *>(data());
+    }
     int64_t size() const { return n_; }
     DType dtype() const { return dt_; }
     // The 64 bytes past the end are untouched.
     bool guard_intact() const {
-        for (size_t i = start_ + size_t(n_) * size_; i < start_ + size_t(n_) * size_ + 64 && i < bytes_.size(); ++i)
+        for (size_t i = start_ + size_t(n_) * size_;
+             i < start_ + size_t(n_) * size_ + 64 && i < bytes_.size(); ++i)
             if (bytes_[i] != 0xA5) return false;
         return true;
     }
@@ -102,7 +108,8 @@ inline void fill_random(Buffer &b, uint32_t seed, double lo = -4, double hi = 4)
     std::uniform_real_distribution<double> real(lo, hi);
     for (int64_t i = 0; i < b.size(); ++i) {
         switch (b.dtype()) {
-        case NG_FLOAT32: case NG_FLOAT64: b.set(i, real(gen)); break;
+        case NG_FLOAT32:
+        case NG_FLOAT64: b.set(i, real(gen)); break;
         case NG_UINT8: b.set(i, double(gen() % 256)); break;
         case NG_BOOL: b.set(i, double(gen() % 2)); break;
         default: b.set(i, double(int64_t(gen() % 2001) - 1000)); break;
@@ -128,7 +135,8 @@ int64_t ulp_distance(T a, T b) {
 
 // Element i of two buffers of the same dtype agree: bitwise for integers, within `ulps` for
 // floats. Reports the first mismatch with context and fails the test.
-inline void expect_same(const Buffer &got, const Buffer &want, int64_t ulps, const std::string &what) {
+inline void expect_same(const Buffer &got, const Buffer &want, int64_t ulps,
+                        const std::string &what) {
     assert_int_equal(got.size(), want.size());
     for (int64_t i = 0; i < got.size(); ++i) {
         int64_t d = 0;
@@ -137,12 +145,15 @@ inline void expect_same(const Buffer &got, const Buffer &want, int64_t ulps, con
             T a, b;
             std::memcpy(&a, static_cast<const char *>(got.data()) + i * sizeof(T), sizeof a);
             std::memcpy(&b, static_cast<const char *>(want.data()) + i * sizeof(T), sizeof b);
-            if constexpr (std::is_floating_point_v<T>) d = ulp_distance(a, b);
-            else d = a == b ? 0 : INT64_MAX;
+            if constexpr (std::is_floating_point_v<T>)
+                d = ulp_distance(a, b);
+            else
+                d = a == b ? 0 : INT64_MAX;
         });
         if (d > ulps)
-            fail_msg("%s: element %lld of %lld: got %.17g, want %.17g (%lld ulp > %lld)", what.c_str(), (long long)i,
-                     (long long)got.size(), got.get(i), want.get(i), (long long)d, (long long)ulps);
+            fail_msg("%s: element %lld of %lld: got %.17g, want %.17g (%lld ulp > %lld)",
+                     what.c_str(), (long long)i, (long long)got.size(), got.get(i), want.get(i),
+                     (long long)d, (long long)ulps);
     }
     if (!got.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
 }
@@ -150,7 +161,8 @@ inline void expect_same(const Buffer &got, const Buffer &want, int64_t ulps, con
 inline void expect_near(double got, double want, double rel, const char *what) {
     if (std::isnan(want) && std::isnan(got)) return;
     double err = std::fabs(got - want), bound = rel * std::max(1.0, std::fabs(want));
-    if (!(err <= bound)) fail_msg("%s: got %.17g, want %.17g (error %.3g > %.3g)", what, got, want, err, bound);
+    if (!(err <= bound))
+        fail_msg("%s: got %.17g, want %.17g (error %.3g > %.3g)", what, got, want, err, bound);
 }
 
 // Runs f and checks it throws ng::Error with `status`; returns the message.
@@ -167,7 +179,8 @@ std::string expect_error(ng_status_t status, F &&f) {
 }
 
 inline void expect_contains(const std::string &text, const char *part) {
-    if (text.find(part) == std::string::npos) fail_msg("\"%s\" does not mention \"%s\"", text.c_str(), part);
+    if (text.find(part) == std::string::npos)
+        fail_msg("\"%s\" does not mention \"%s\"", text.c_str(), part);
 }
 
 }  // namespace kt

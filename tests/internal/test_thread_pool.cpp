@@ -3,7 +3,6 @@
 // workers joined by the destructor.
 #include "test_kernels_support.hpp"
 
-
 namespace {
 
 struct Chunks {
@@ -23,9 +22,13 @@ Chunks run_and_check(ng::ThreadPool &pool, int64_t n, int64_t grain) {
         c.threads.insert(std::this_thread::get_id());
     });
     for (int64_t i = 0; i < n; ++i)
-        if (hits[size_t(i)] != 1) fail_msg("n=%lld grain=%lld: index %lld ran %d times", (long long)n, (long long)grain, (long long)i, int(hits[size_t(i)]));
+        if (hits[size_t(i)] != 1)
+            fail_msg("n=%lld grain=%lld: index %lld ran %d times", (long long)n, (long long)grain,
+                     (long long)i, int(hits[size_t(i)]));
     for (auto [begin, end] : c.ranges)
-        if (end - begin < grain && end != n) fail_msg("chunk [%lld, %lld) shorter than grain %lld", (long long)begin, (long long)end, (long long)grain);
+        if (end - begin < grain && end != n)
+            fail_msg("chunk [%lld, %lld) shorter than grain %lld", (long long)begin, (long long)end,
+                     (long long)grain);
     return c;
 }
 
@@ -34,7 +37,8 @@ void test_coverage_one_and_four_threads(void **) {
         ng::ThreadPool pool(threads);
         assert_int_equal(pool.size(), threads);
         for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1000), int64_t(100003)})
-            for (int64_t grain : {int64_t(1), int64_t(16), int64_t(5000)}) run_and_check(pool, n, grain);
+            for (int64_t grain : {int64_t(1), int64_t(16), int64_t(5000)})
+                run_and_check(pool, n, grain);
         Chunks c = run_and_check(pool, 100000, 1);
         if (threads == 1) {
             assert_int_equal(c.ranges.size(), 1);  // everything on the caller
@@ -54,7 +58,8 @@ void test_small_loops_run_inline(void **) {
     assert_true(*c.threads.begin() == std::this_thread::get_id());
     // Many tiny loops in a row stay on the caller.
     int64_t total = 0;
-    for (int i = 0; i < 100000; ++i) pool.parallel_for(3, 8, [&](int64_t b, int64_t e) { total += e - b; });
+    for (int i = 0; i < 100000; ++i)
+        pool.parallel_for(3, 8, [&](int64_t b, int64_t e) { total += e - b; });
     assert_int_equal(total, 300000);
 }
 
@@ -90,7 +95,8 @@ void test_concurrent_callers_and_destruction(void **) {
         ng::ThreadPool pool(4);
         std::atomic<int64_t> total{0};
         auto caller = [&] {
-            for (int i = 0; i < 50; ++i) pool.parallel_for(2000, 10, [&](int64_t b, int64_t e) { total.fetch_add(e - b); });
+            for (int i = 0; i < 50; ++i)
+                pool.parallel_for(2000, 10, [&](int64_t b, int64_t e) { total.fetch_add(e - b); });
         };
         std::thread other(caller);
         caller();
