@@ -1,18 +1,21 @@
 /**
  * @file ops.h
- * @brief Op builders: the four tensor kinds, elementwise math, reductions, views, state and
- * control.
+ * @brief Op builders, by family: tensors, elementwise (one operand, two operands, comparisons and
+ * selection), reductions, dot, softmax and losses, views, state and control.
  *
- * Every builder takes the graph first and returns a new op owned by it, or NULL on failure. A
- * failing builder (including one given a NULL argument: ::NG_ERR_INVALID_ARGUMENT) sets the
- * thread's error and records it as the graph's first error when it has none yet (the graph is
- * `g`, or the first operand's when g is NULL), so a whole graph may be built and checked once
- * with ng_graph_status(). Operands and axes must belong to `g` (::NG_ERR_INVALID_ARGUMENT).
+ * Rules every builder follows (each family adds its own at its top):
+ * - It takes the graph first and returns a new op owned by the graph, or NULL on failure.
+ * - A NULL or foreign handle (an operand or axis of another graph), a wrong handle type or a
+ *   negative count is ::NG_ERR_INVALID_ARGUMENT.
+ * - A failure sets the thread's error (ng_last_error()) and records it as the graph's first error
+ *   when it has none yet (the graph is `g`, or the first operand's when g is NULL), so a whole
+ * graph may be built and checked once with ng_graph_status().
+ * - Axes are matched by name: an equal name with an unequal length is ::NG_ERR_AXES ("axes C(4) and
+ *   C(3) share a name but not a length").
+ * - Operands that meet must share their dtype: there is no silent promotion (::NG_ERR_DTYPE; the
+ *   one conversion is ng_cast()).
  *
- * The axis and dtype rules are in docs/axes.md. In short: elementwise operands align by axis
- * name, the result has the first operand's axes in order and then the second's other axes; an
- * equal name with an unequal length is ::NG_ERR_AXES ("axes C(4) and C(3) share a name but not a
- * length"); operands must share their dtype (no silent promotion: ::NG_ERR_DTYPE, use ng_cast()).
+ * The axis and dtype rules of every op, with examples, are in docs/axes.md.
  */
 #ifndef NANOGRAPH_OPS_H
 #define NANOGRAPH_OPS_H
@@ -23,7 +26,18 @@
 extern "C" {
 #endif
 
-/** @name Tensors (seed 000) */
+/**
+ * @name Tensors
+ * The assignable tensors: constants, placeholders, persistent tensors and variables, whose values
+ * live in a transformer.
+ *
+ * Shared rules: `axes` lists the tensor's axes in order, with distinct names (NULL when rank is
+ * 0). An `initial_value` is NULL (zeros) or an op of the same graph and dtype whose axes are among
+ * `axes`; the initializers evaluate it once and broadcast it to `axes`. Failures:
+ * ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank, repeated axis names or an
+ * overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial value of another dtype;
+ * ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ */
 /**@{*/
 /** @brief One axis of a slice: elements start, start + step, ... before stop; or one index. */
 typedef struct ng_slice {
@@ -39,13 +53,11 @@ typedef struct ng_slice {
  * @brief A constant (flags CONSTANT | PERSISTENT): an immutable tensor the compiler may inline.
  * @param g The graph.
  * @param dt The dtype.
- * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
+ * @param axes The axes (see the family's rules).
  * @param rank Number of axes.
  * @param data Dense row-major elements in the order of `axes` (numel * ng_dtype_size(dt) bytes),
  * copied; NULL means zeros. Bool elements are stored as 0/1.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
- * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
- * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_constant(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
                             int32_t rank, const void *data);
@@ -72,13 +84,10 @@ NG_API ng_op_t *ng_scalar_of(ng_graph_t *g, ng_dtype_t dt, double value);
  * transformer between runs.
  * @param g The graph.
  * @param dt The dtype.
- * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
+ * @param axes The axes (see the family's rules).
  * @param rank Number of axes.
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
- * `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
- * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
- * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param initial_value NULL or the initial value (see the family's rules).
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_placeholder(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
                                int32_t rank, ng_op_t *initial_value);
@@ -87,13 +96,10 @@ NG_API ng_op_t *ng_placeholder(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *co
  * velocity.
  * @param g The graph.
  * @param dt The dtype.
- * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
+ * @param axes The axes (see the family's rules).
  * @param rank Number of axes.
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
- * `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
- * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
- * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param initial_value NULL or the initial value (see the family's rules).
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_persistent_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
                                      int32_t rank, ng_op_t *initial_value);
@@ -102,13 +108,10 @@ NG_API ng_op_t *ng_persistent_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis
  * ng_variables().
  * @param g The graph.
  * @param dt The dtype.
- * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
+ * @param axes The axes (see the family's rules).
  * @param rank Number of axes.
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
- * `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
- * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
- * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks.
+ * @param initial_value NULL or the initial value (see the family's rules).
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_variable(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
                             int32_t rank, ng_op_t *initial_value);
@@ -117,394 +120,383 @@ NG_API ng_op_t *ng_variable(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const
  * cases).
  * @param g The graph.
  * @param dt The dtype.
- * @param axes The axes, in order; may be NULL when rank is 0. Names must be distinct.
+ * @param axes The axes (see the family's rules).
  * @param rank Number of axes.
  * @param flags A union of NG_FLAG_*: must contain ::NG_FLAG_PERSISTENT; ::NG_FLAG_CONSTANT excludes
  * ::NG_FLAG_TRAINABLE, ::NG_FLAG_INPUT and an initial value (the constant is then zeros).
- * @param initial_value NULL (zeros) or an op of the same graph and dtype whose axes are among
- * `axes`; evaluated once by the initializers and broadcast to `axes`.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for a NULL graph or axes, a negative rank,
- * repeated axis names or an overflowing size; ::NG_ERR_DTYPE for an unknown dtype or an initial
- * value of another dtype; ::NG_ERR_AXES for an initial value with an axis the tensor lacks. Also
- * ::NG_ERR_INVALID_ARGUMENT for flags outside those rules.
+ * @param initial_value NULL or the initial value (see the family's rules).
+ * @return The new op, or NULL (see the family's rules); also ::NG_ERR_INVALID_ARGUMENT for flags
+ * outside those rules.
  */
 NG_API ng_op_t *ng_assignable_tensor(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,
                                      int32_t rank, uint32_t flags, ng_op_t *initial_value);
 /**@}*/
 
-/** @name Elementwise, one operand */
+/**
+ * @name Elementwise, one operand
+ * Shared rules: the result has x's axes and dtype (ng_cast() excepted). Arithmetic (negative,
+ * absolute, sign, square, relu) takes any dtype but bool; the transcendental functions (exp, log,
+ * sqrt, reciprocal, sigmoid, sin, cos, tanh) take float32 or float64 only. Another dtype is
+ * ::NG_ERR_DTYPE; a NULL or foreign handle is ::NG_ERR_INVALID_ARGUMENT.
+ */
 /**@{*/
 /**
- * @brief -x, elementwise; the result has x's axes and dtype.
+ * @brief -x (arithmetic).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE for a bool x.
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_negative(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief |x|, elementwise; the result has x's axes and dtype.
+ * @brief |x| (arithmetic).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE for a bool x.
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_absolute(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief -1, 0 or 1 after the sign of x, elementwise; the result has x's axes and dtype.
+ * @brief -1, 0 or 1 after the sign of x (arithmetic).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE for a bool x.
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_sign(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief e to the x, elementwise; the result has x's axes and dtype.
+ * @brief e to the x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_exp(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief The natural logarithm of x, elementwise; the result has x's axes and dtype.
+ * @brief The natural logarithm of x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_log(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief The square root of x, elementwise; the result has x's axes and dtype.
+ * @brief The square root of x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_sqrt(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief x * x, elementwise; the result has x's axes and dtype.
+ * @brief x * x (arithmetic).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE for a bool x.
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_square(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief 1 / x, elementwise; the result has x's axes and dtype.
+ * @brief 1 / x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_reciprocal(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief 1 / (1 + exp(-x)), elementwise; the result has x's axes and dtype.
+ * @brief 1 / (1 + exp(-x)) (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_sigmoid(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief max(x, 0), elementwise; the result has x's axes and dtype.
+ * @brief max(x, 0) (arithmetic).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE for a bool x.
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_relu(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief The sine of x, elementwise; the result has x's axes and dtype.
+ * @brief The sine of x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_sin(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief The cosine of x, elementwise; the result has x's axes and dtype.
+ * @brief The cosine of x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_cos(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief The hyperbolic tangent of x, elementwise; the result has x's axes and dtype.
+ * @brief The hyperbolic tangent of x (transcendental).
  * @param g The graph.
- * @param x The operand (float).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE when x is not float32 or float64 (no silent promotion: use ng_cast()).
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_tanh(ng_graph_t *g, ng_op_t *x);
 /**
- * @brief x unchanged, but its derivative is zero: autodiff does not look through it.
+ * @brief x unchanged, but its derivative is zero: autodiff does not look through it. Any dtype.
  * @param g The graph.
- * @param x The operand (any dtype).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles.
+ * @param x The operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_stop_gradient(ng_graph_t *g, ng_op_t *x);
 /**
  * @brief x converted to another dtype (the only dtype conversion there is): floats to integers
- * truncate toward zero, anything nonzero to bool is 1.
+ * truncate toward zero, anything nonzero to bool is 1. Any dtype.
  * @param g The graph.
  * @param x The operand.
  * @param dt The result's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles;
- * ::NG_ERR_DTYPE for an unknown dtype.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_DTYPE for an unknown dtype.
  */
 NG_API ng_op_t *ng_cast(ng_graph_t *g, ng_op_t *x, ng_dtype_t dt);
 /**@}*/
 
-/** @name Elementwise, two operands aligned by axis name */
+/**
+ * @name Elementwise, two operands
+ * Shared rules: a and b align by axis name, in any order; the result has a's axes in order, then
+ * b's other axes, and their dtype. Axes of one name and two lengths are ::NG_ERR_AXES; dtypes that
+ * differ are ::NG_ERR_DTYPE, and so is bool except for ng_maximum() and ng_minimum(); a NULL or
+ * foreign handle is ::NG_ERR_INVALID_ARGUMENT.
+ */
 /**@{*/
 /**
- * @brief a + b, elementwise, axes aligned by name; the result has a's axes in order, then b's other
- * axes, and their dtype.
+ * @brief a + b.
  * @param g The graph.
- * @param a The first operand (any dtype but bool).
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
- * or are bool.
+ * @param a The first operand.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_add(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a - b, elementwise, axes aligned by name; the result has a's axes in order, then b's other
- * axes, and their dtype.
+ * @brief a - b.
  * @param g The graph.
- * @param a The first operand (any dtype but bool).
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
- * or are bool.
+ * @param a The first operand.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_subtract(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a * b, elementwise, axes aligned by name; the result has a's axes in order, then b's other
- * axes, and their dtype.
+ * @brief a * b.
  * @param g The graph.
- * @param a The first operand (any dtype but bool).
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
- * or are bool.
+ * @param a The first operand.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_multiply(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a / b (integer division truncates toward zero), elementwise, axes aligned by name; the
- * result has a's axes in order, then b's other axes, and their dtype.
+ * @brief a / b; integer division truncates toward zero.
  * @param g The graph.
- * @param a The first operand (any dtype but bool).
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
- * or are bool.
+ * @param a The first operand.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_divide(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a to the power b, elementwise, axes aligned by name; the result has a's axes in order,
- * then b's other axes, and their dtype.
+ * @brief a to the power b.
  * @param g The graph.
- * @param a The first operand (any dtype but bool).
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes differ
- * or are bool.
+ * @param a The first operand.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_power(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief The larger of a and b, elementwise, axes aligned by name; the result has a's axes in
- * order, then b's other axes, and their dtype.
+ * @brief The larger of a and b (bool allowed).
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_maximum(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief The smaller of a and b, elementwise, axes aligned by name; the result has a's axes in
- * order, then b's other axes, and their dtype.
+ * @brief The smaller of a and b (bool allowed).
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_minimum(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
+/**@}*/
+
 /**
- * @brief a == b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
- * other axes.
+ * @name Comparisons and selection
+ * Shared rules: operands align by axis name as for two operands (the result has a's axes, then
+ * b's other axes); a comparison's result is ::NG_BOOL. Any dtype, bool included, but the operands'
+ * dtypes must be equal (::NG_ERR_DTYPE); axes of one name and two lengths are ::NG_ERR_AXES; a NULL
+ * or foreign handle is ::NG_ERR_INVALID_ARGUMENT.
+ */
+/**@{*/
+/**
+ * @brief a == b.
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a != b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
- * other axes.
+ * @brief a != b.
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_not_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a < b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
- * other axes.
+ * @brief a < b.
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_less(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a <= b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
- * other axes.
+ * @brief a <= b.
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_less_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a > b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
- * other axes.
+ * @brief a > b.
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_greater(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief a >= b, elementwise, axes aligned by name; the result is ::NG_BOOL with a's axes, then b's
- * other axes.
+ * @brief a >= b.
  * @param g The graph.
  * @param a The first operand.
- * @param b The second operand, of a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when a and b have axes of one name and different lengths; ::NG_ERR_DTYPE when their dtypes
- * differ.
+ * @param b The second operand.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_greater_equal(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
 /**
- * @brief condition ? a : b, elementwise, all three aligned by name; the result has a's axes, then
- * b's others, then condition's others, and a's dtype.
+ * @brief condition ? a : b, all three aligned by name; the result has a's axes, then b's others,
+ * then condition's others, and a's dtype.
  * @param g The graph.
- * @param condition A ::NG_BOOL op.
+ * @param condition A ::NG_BOOL op (another dtype is ::NG_ERR_DTYPE).
  * @param a Taken where condition is true.
  * @param b Taken where condition is false; a's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * for axes of one name and different lengths; ::NG_ERR_DTYPE when condition is not bool or a and b
- * differ.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_select(ng_graph_t *g, ng_op_t *condition, ng_op_t *a, ng_op_t *b);
 /**@}*/
 
-/** @name Reductions */
+/**
+ * @name Reductions
+ * Shared rules: `axes` lists distinct axes of x, matched by name (NULL when n is 0); `n == 0`
+ * reduces every axis. The result keeps x's other axes in x's order, and x's dtype. Sum, max, min
+ * and prod take any dtype but bool; mean, variance and the norms take float32 or float64 only.
+ * Failures: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n; ::NG_ERR_AXES
+ * for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a dtype the
+ * reduction does not take.
+ */
 /**@{*/
 /**
- * @brief The sum of x over some axes; the result keeps x's other axes in order and its dtype.
+ * @brief The sum of x over some axes.
  * @param g The graph.
  * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
+ * @param axes The axes to reduce.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
- * bool x.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_sum(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The maximum of x over some axes; the result keeps x's other axes in order and its dtype.
+ * @brief The maximum of x over some axes.
  * @param g The graph.
  * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
+ * @param axes The axes to reduce.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
- * bool x.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_max(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The minimum of x over some axes; the result keeps x's other axes in order and its dtype.
+ * @brief The minimum of x over some axes.
  * @param g The graph.
  * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
+ * @param axes The axes to reduce.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
- * bool x.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_min(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The mean of x over some axes; the result keeps x's other axes in order and its dtype.
+ * @brief The mean of x over some axes (float).
  * @param g The graph.
  * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
+ * @param axes The axes to reduce.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_mean(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The product of x over some axes; the result keeps x's other axes in order and its dtype.
+ * @brief The product of x over some axes.
  * @param g The graph.
  * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
+ * @param axes The axes to reduce.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE for a
- * bool x.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_prod(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The (biased) variance, mean(square(x - mean(x))) of x over some axes; the result keeps x's
- * other axes in order and its dtype.
+ * @brief The (biased) variance, mean(square(x - mean(x))), of x over some axes (float).
  * @param g The graph.
  * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
+ * @param axes The axes to reduce.
  * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_variance(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
- * @brief The index of the first maximum of x along one axis, as ::NG_INT64; the result keeps x's
- * other axes in order.
+ * @brief sum(square(x)) over some axes (float).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
+ * @param x The operand.
+ * @param axes The axes to reduce.
+ * @param n Number of axes; 0 reduces every axis.
+ * @return The new op, or NULL (see the family's rules).
+ */
+NG_API ng_op_t *ng_squared_l2(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
+/**
+ * @brief sqrt(sum(square(x))) over some axes (float).
+ * @param g The graph.
+ * @param x The operand.
+ * @param axes The axes to reduce.
+ * @param n Number of axes; 0 reduces every axis.
+ * @return The new op, or NULL (see the family's rules).
+ */
+NG_API ng_op_t *ng_l2_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
+/**
+ * @brief sum(absolute(x)) over some axes (float).
+ * @param g The graph.
+ * @param x The operand.
+ * @param axes The axes to reduce.
+ * @param n Number of axes; 0 reduces every axis.
+ * @return The new op, or NULL (see the family's rules).
+ */
+NG_API ng_op_t *ng_l1_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
+/**
+ * @brief The index of the first maximum of x along one axis, as ::NG_INT64 (any dtype but bool).
+ * @param g The graph.
+ * @param x The operand.
  * @param axis The axis of x to search along.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when x lacks the axis; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_argmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis);
 /**
- * @brief The index of the first minimum of x along one axis, as ::NG_INT64; the result keeps x's
- * other axes in order.
+ * @brief The index of the first minimum of x along one axis, as ::NG_INT64 (any dtype but bool).
  * @param g The graph.
- * @param x The operand (any dtype but bool).
+ * @param x The operand.
  * @param axis The axis of x to search along.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when x lacks the axis; ::NG_ERR_DTYPE for a bool x.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_argmin(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis);
+/**@}*/
+
+/**
+ * @name Dot
+ * The tensor contraction, with axes matched by name: no axis positions to get wrong.
+ */
+/**@{*/
 /**
  * @brief The tensor contraction of a and b over every axis they share (by name).
  *
@@ -517,75 +509,47 @@ NG_API ng_op_t *ng_argmin(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis);
  * when a shared name has two lengths; ::NG_ERR_DTYPE when the dtypes differ or are bool.
  */
 NG_API ng_op_t *ng_dot(ng_graph_t *g, ng_op_t *a, ng_op_t *b);
+/**@}*/
+
 /**
- * @brief sum(square(x)) over some axes.
- * @param g The graph.
- * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
- * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
+ * @name Softmax and losses
+ * Shared rules: the operands are float32 or float64 (of one dtype), and `axes` lists distinct axes
+ * matched by name (NULL when n is 0). Failures: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign
+ * handles or a negative n; ::NG_ERR_AXES for an axis no operand has (or of another length), listed
+ * twice, or operands whose axes do not match; ::NG_ERR_DTYPE for dtypes that differ or are not
+ * float.
  */
-NG_API ng_op_t *ng_squared_l2(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
-/**
- * @brief sqrt(sum(square(x))) over some axes.
- * @param g The graph.
- * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
- * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
- */
-NG_API ng_op_t *ng_l2_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
-/**
- * @brief sum(absolute(x)) over some axes.
- * @param g The graph.
- * @param x The operand.
- * @param axes Axes of x to reduce (matched by name), distinct; may be NULL when n is 0.
- * @param n Number of axes; 0 reduces every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
- */
-NG_API ng_op_t *ng_l1_norm(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
+/**@{*/
 /**
  * @brief exp(x - max) / sum(exp(x - max)) over some axes; the result has x's axes and dtype.
  * @param g The graph.
- * @param x The operand (float).
- * @param axes The axes normalised over (matched by name), distinct; may be NULL when n is 0.
+ * @param x The operand.
+ * @param axes The axes normalised over.
  * @param n Number of axes; 0 normalises over every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_softmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
  * @brief x - max - log(sum(exp(x - max))) over some axes: the logarithm of ng_softmax(), finite for
- * any x.
+ * any x; the result has x's axes and dtype.
  * @param g The graph.
- * @param x The operand (float).
- * @param axes The axes normalised over (matched by name), distinct; may be NULL when n is 0.
+ * @param x The operand.
+ * @param axes The axes normalised over.
  * @param n Number of axes; 0 normalises over every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for an axis x lacks (or of another length) or listed twice; ::NG_ERR_DTYPE when
- * x is not float32 or float64.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_log_softmax(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
  * @brief The cross entropy -sum(t * log(y)) over some axes.
  *
  * When y is an ng_softmax() of logits x, it is built as -sum(t * log_softmax(x)), finite for any
- * logits (seed 001's deriv handler).
+ * logits.
  * @param g The graph.
- * @param y Predicted probabilities (float).
+ * @param y Predicted probabilities.
  * @param t Targets, of y's dtype, aligned with y by name.
- * @param axes The axes summed over; may be NULL when n is 0.
+ * @param axes The axes summed over.
  * @param n Number of axes; 0 sums over every axis.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for mismatched axes or an axis neither operand has; ::NG_ERR_DTYPE when y and t
- * differ or are not float.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_cross_entropy_multi(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
                                        const ng_axis_t *const *axes, int32_t n);
@@ -595,19 +559,23 @@ NG_API ng_op_t *ng_cross_entropy_multi(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
  * When y is an ng_sigmoid() of logits x, it is built as max(x, 0) - t x + log(1 + exp(-|x|)),
  * finite for any logits.
  * @param g The graph.
- * @param y Predicted probabilities (float).
+ * @param y Predicted probabilities.
  * @param t Targets, of y's dtype, aligned with y by name.
- * @param axes The axes summed over; may be NULL when n is 0.
+ * @param axes The axes summed over.
  * @param n Number of axes; 0 keeps the loss elementwise (no sum).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for mismatched axes or an axis neither operand has; ::NG_ERR_DTYPE when y and t
- * differ or are not float.
+ * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_cross_entropy_binary(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
                                         const ng_axis_t *const *axes, int32_t n);
 /**@}*/
 
-/** @name Axes and views */
+/**
+ * @name Axes and views
+ * Ops that change a value's axes, not its elements: the compiler turns them into stride tricks
+ * (no copy) where it can. Shared rules: any dtype; lists given with a count n must have exactly n
+ * entries; failures are ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative n, and
+ * ::NG_ERR_AXES for axes that do not fit, as said per function.
+ */
 /**@{*/
 /**
  * @brief x broadcast to more axes: the result has exactly `axes`, in that order, repeating x along
@@ -616,8 +584,8 @@ NG_API ng_op_t *ng_cross_entropy_binary(ng_graph_t *g, ng_op_t *y, ng_op_t *t,
  * @param x The operand.
  * @param axes Distinct axes including every axis of x (by name, same length), in any order.
  * @param n Number of axes.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES when an axis of x is missing or has another length, or a name repeats.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES when an axis of x is missing
+ * or has another length, or a name repeats.
  */
 NG_API ng_op_t *ng_broadcast(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -626,8 +594,8 @@ NG_API ng_op_t *ng_broadcast(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *
  * @param x The operand.
  * @param axes A permutation of x's axes (by name).
  * @param n Number of axes: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES when axes is not a permutation of x's axes.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES when axes is not a
+ * permutation of x's axes.
  */
 NG_API ng_op_t *ng_axes_with_order(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes,
                                    int32_t n);
@@ -637,8 +605,8 @@ NG_API ng_op_t *ng_axes_with_order(ng_graph_t *g, ng_op_t *x, const ng_axis_t *c
  * @param x The operand.
  * @param axes Distinct axes, the i-th of the length of x's i-th axis.
  * @param n Number of axes: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for a count or a length that differs, or a repeated name.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES for a count or a length that
+ * differs, or a repeated name.
  */
 NG_API ng_op_t *ng_cast_axes(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
 /**
@@ -647,7 +615,7 @@ NG_API ng_op_t *ng_cast_axes(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *
  * @param x The operand.
  * @param axis An axis whose name x does not have (length 1 to merely add a dimension).
  * @param position Where the axis goes: 0 <= position <= rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a position
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for a position
  * outside 0..rank; ::NG_ERR_AXES when x already has an axis of that name.
  */
 NG_API ng_op_t *ng_expand_dims(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, int32_t position);
@@ -659,7 +627,7 @@ NG_API ng_op_t *ng_expand_dims(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis,
  * @param specs One ::ng_slice_t per axis of x, in order. With a positive step: 0 <= start <= stop
  * <= length; with a negative step: -1 <= stop <= start < length; an index: 0 <= start < length.
  * @param n Number of specs: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a count other
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for a count other
  * than the rank, a step of 0 or a range or index outside its axis (the message names the axis).
  */
 NG_API ng_op_t *ng_slice(ng_graph_t *g, ng_op_t *x, const ng_slice_t *specs, int32_t n);
@@ -670,22 +638,21 @@ NG_API ng_op_t *ng_slice(ng_graph_t *g, ng_op_t *x, const ng_slice_t *specs, int
  * @param before Per axis of x, the zeros before its elements (0 or more).
  * @param after Per axis of x, the zeros after its elements (0 or more).
  * @param n Number of entries: the rank of x.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a count other
- * than the rank, a negative padding or an overflowing length.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for a count
+ * other than the rank, a negative padding or an overflowing length.
  */
 NG_API ng_op_t *ng_pad(ng_graph_t *g, ng_op_t *x, const int64_t *before, const int64_t *after,
                        int32_t n);
 /**
- * @brief x with consecutive axes merged into one (seed 002's flattening); the merged axis remembers
- * its components, so ng_unflatten() restores them.
+ * @brief x with consecutive axes merged into one; the merged axis remembers its components, so
+ * ng_unflatten() restores them.
  * @param g The graph.
  * @param x The operand.
  * @param axes Axes of x that are consecutive and in x's order (at least one).
  * @param n Number of axes.
  * @param name Name of the merged axis; NULL or "" joins the names with '_' ("H_W").
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
- * n; ::NG_ERR_AXES for axes x lacks, not consecutive or out of order, or a name another axis of x
- * has.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES for axes x lacks, not
+ * consecutive or out of order, or a name another axis of x has.
  */
 NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n,
                            const char *name);
@@ -693,8 +660,8 @@ NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *ax
  * @brief x with every flattened axis split back into its components.
  * @param g The graph.
  * @param x The operand.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when x has no flattened axis or a component's name clashes with another axis.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES when x has no flattened axis
+ * or a component's name clashes with another axis.
  */
 NG_API ng_op_t *ng_unflatten(ng_graph_t *g, ng_op_t *x);
 /**
@@ -704,7 +671,7 @@ NG_API ng_op_t *ng_unflatten(ng_graph_t *g, ng_op_t *x);
  * order: the first's order is the result's.
  * @param n Number of operands (1 or more).
  * @param axis_name The name of the axis to concatenate along.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or n < 1;
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for n < 1;
  * ::NG_ERR_AXES for an operand without that axis or with other axes; ::NG_ERR_DTYPE when the dtypes
  * differ.
  */
@@ -716,7 +683,7 @@ NG_API ng_op_t *ng_concat(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const c
  * @param n Number of operands (1 or more).
  * @param axis The new axis, of length n, whose name no operand has.
  * @param position Where the new axis goes among the first operand's axes: 0 <= position <= rank.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, n < 1 or a
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for n < 1 or a
  * bad position; ::NG_ERR_AXES for operands with different axes or an axis of the wrong length or an
  * existing name; ::NG_ERR_DTYPE when the dtypes differ.
  */
@@ -730,24 +697,27 @@ NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng
  * zeros.
  * @param axis The new axis; its length is the number of classes; x must not have its name.
  * @param dt The result's dtype.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles; ::NG_ERR_AXES
- * when x has an axis of that name; ::NG_ERR_DTYPE for a non-integer x or an unknown dt.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES when x has an axis of that
+ * name; ::NG_ERR_DTYPE for a non-integer x or an unknown dt.
  */
 NG_API ng_op_t *ng_one_hot(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, ng_dtype_t dt);
 /**@}*/
 
-/** @name State and control (seed 001) */
+/**
+ * @name State and control
+ * Ops with side effects, and the order they happen in. An assignment happens only in
+ * computations whose results reach it, e.g. through ng_sequential(). Failures are
+ * ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, as said per function otherwise.
+ */
 /**@{*/
 /**
  * @brief Writes rhs, broadcast to lhs's axes, into lhs when the op runs; the op's value is lhs's
  * new value.
- *
- * An assignment happens only in computations whose results reach it, e.g. through ng_sequential().
  * @param g The graph.
  * @param lhs A placeholder, persistent tensor or variable (not a constant).
  * @param rhs The value, of lhs's dtype, with axes among lhs's.
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, or an lhs
- * that is not an assignable non-constant tensor; ::NG_ERR_AXES when rhs has an axis lhs lacks;
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for an lhs that
+ * is not an assignable non-constant tensor; ::NG_ERR_AXES when rhs has an axis lhs lacks;
  * ::NG_ERR_DTYPE when the dtypes differ.
  */
 NG_API ng_op_t *ng_assign(ng_graph_t *g, ng_op_t *lhs, ng_op_t *rhs);
@@ -756,7 +726,7 @@ NG_API ng_op_t *ng_assign(ng_graph_t *g, ng_op_t *lhs, ng_op_t *rhs);
  * @param g The graph.
  * @param ops The ops, kept as the sequential's args in this order.
  * @param n Number of ops (1 or more).
- * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or n < 1.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for n < 1.
  */
 NG_API ng_op_t *ng_sequential(ng_graph_t *g, ng_op_t *const *ops, int32_t n);
 /**@}*/
