@@ -80,6 +80,10 @@ NG_API ng_op_t *ng_unflatten(ng_graph_t *g, ng_op_t *x) {
                         [&] { return build::unflatten(op_in(graph_of(g, "g"), x, "x")); });
 }
 
+NG_API ng_op_t *ng_reshape(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n) {
+    return axes_view("ng_reshape", build::reshape, g, x, axes, n);
+}
+
 NG_API ng_op_t *ng_concat(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const char *axis_name) {
     return call_builder("ng_concat", g, ops, n > 0 && ops ? static_cast<size_t>(n) : 0, [&] {
         Graph &graph = graph_of(g, "g");

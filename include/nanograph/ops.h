@@ -665,6 +665,23 @@ NG_API ng_op_t *ng_flatten(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *ax
  */
 NG_API ng_op_t *ng_unflatten(ng_graph_t *g, ng_op_t *x);
 /**
+ * @brief x reinterpreted onto new axes with the same number of elements: the elements of x in
+ * row-major order of its axes become the elements of the result in row-major order of `axes`.
+ *
+ * Unlike ng_flatten(), the axes need not be consecutive or related: `(A(2), B(6))` may become
+ * `(P(3), Q(4))`. The result is a view of x when x's layout allows it, otherwise a row-major copy;
+ * its gradient is the reverse reshape. It is built from Flatten, CastAxes and Unflatten, which is
+ * what ng_op_type() reports for its ops.
+ * @param g The graph.
+ * @param x The operand.
+ * @param axes The result's axes, in order, with distinct names (they may reuse x's names); may be
+ * NULL when n is 0, which needs an x of one element.
+ * @param n Number of axes (0 or more).
+ * @return The new op, or NULL: ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles or a negative
+ * n; ::NG_ERR_AXES when the element counts differ or a name repeats.
+ */
+NG_API ng_op_t *ng_reshape(ng_graph_t *g, ng_op_t *x, const ng_axis_t *const *axes, int32_t n);
+/**
  * @brief The concatenation of ops along the axis of a given name, whose lengths add up.
  * @param g The graph.
  * @param ops The operands: one dtype, the same axis names (the others of equal lengths), in any

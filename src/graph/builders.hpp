@@ -47,6 +47,9 @@ Op *unflatten(Op *x);
 Op *concat(const std::vector<Op *> &xs, const std::string &axis_name);
 Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position);
 Op *one_hot(Op *x, const Axis *axis, DType dt);
+// Row-major reinterpretation of x onto `axes` (same element count), built from Flatten, CastAxes
+// and Unflatten so it is a view where x's layout allows and has their adjoints.
+Op *reshape(Op *x, const Axes &axes);
 
 Op *assign(Op *lhs, Op *rhs);
 Op *sequential(const std::vector<Op *> &ops);
