@@ -23,7 +23,7 @@ from ._graph import (CONSTANT, INPUT, PERSISTENT, TRAINABLE, Axis, Graph, Op, ab
                      divide, dot, equal, exp, expand_dims, flatten, greater, greater_equal, l1_norm,
                      l2_norm, less, less_equal, log, log_softmax, max, maximum, mean, min, minimum,
                      multiply, negative, not_equal, one_hot, pad, placeholders, power, prod,
-                     reciprocal, relu, select, sequential, sgd, sigmoid, sign, sin, softmax, sqrt,
+                     reciprocal, relu, reshape, select, sequential, sgd, sigmoid, sign, sin, softmax, sqrt,
                      square, squared_l2, stack, stop_gradient, subtract, sum, tanh, transpose,
                      unflatten, var, variables, variance, vjp, where)
 from ._exec import Computation, Transformer

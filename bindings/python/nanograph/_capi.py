@@ -165,6 +165,7 @@ FUNCTIONS = {
     'prod': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32,)),
     'reciprocal': (c_void_p, (c_void_p, c_void_p,)),
     'relu': (c_void_p, (c_void_p, c_void_p,)),
+    'reshape': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32,)),
     'scalar': (c_void_p, (c_void_p, c_double,)),
     'scalar_of': (c_void_p, (c_void_p, c_int32, c_double,)),
     'select': (c_void_p, (c_void_p, c_void_p, c_void_p, c_void_p,)),

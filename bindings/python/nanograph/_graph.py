@@ -535,6 +535,7 @@ def _axes_op(fn):
 broadcast = _axes_op(lib.broadcast)
 axes_with_order = transpose = _axes_op(lib.axes_with_order)
 cast_axes = _axes_op(lib.cast_axes)
+reshape = _axes_op(lib.reshape)  # row-major reinterpretation onto axes of the same element count
 
 
 def expand_dims(x: Op, axis: Axis, position: int = 0) -> Op:

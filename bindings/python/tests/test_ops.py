@@ -141,6 +141,15 @@ def test_flatten_unflatten_one_hot():
     np.testing.assert_array_equal(oh, [[1, 0, 0], [0, 0, 0], [0, 0, 0], [0, 1, 0]])
 
 
+def test_reshape():
+    g = ng.Graph()
+    x = g.placeholder(ng.float32, [g.axis("A", 2), g.axis("B", 6)])
+    r = ng.reshape(ng.transpose(x, [x.axes[1], x.axes[0]]), [g.axis("P", 3), g.axis("Q", 4)])
+    xv = np.arange(12, dtype=np.float32).reshape(2, 6)
+    (rv,) = ng.Transformer().computation([r], [x])(xv)
+    np.testing.assert_array_equal(rv, xv.T.reshape(3, 4))
+
+
 def test_constants_and_scalars():
     g = ng.Graph()
     N = g.axis("N", 3)
