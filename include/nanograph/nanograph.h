@@ -7,6 +7,8 @@
 
 #include "nanograph/base.h"
 #include "nanograph/tensor.h"
+#include "nanograph/shape.h"
+#include "nanograph/jagged.h"
 #include "nanograph/graph.h"
 #include "nanograph/ops.h"
 #include "nanograph/autodiff.h"
