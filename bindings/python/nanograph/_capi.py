@@ -30,6 +30,11 @@ NG_FLAG_CONSTANT = 1
 NG_FLAG_PERSISTENT = 2
 NG_FLAG_TRAINABLE = 4
 NG_FLAG_INPUT = 8
+NG_SHAPE_SMOOTH = 0
+NG_SHAPE_JAGGED = 1
+NG_SHAPE_NESTED = 2
+NG_INDEX_RELATIVE = 0
+NG_INDEX_ABSOLUTE = 1
 
 
 class ng_computation_stats_t(Structure):
@@ -124,6 +129,23 @@ FUNCTIONS = {
     'initializer_he_normal': (c_void_p, (c_void_p, c_int32, c_void_p, c_int32, c_void_p, c_int32, c_uint64,)),
     'initializer_normal': (c_void_p, (c_void_p, c_int32, c_void_p, c_int32, c_double, c_double, c_uint64,)),
     'initializer_uniform': (c_void_p, (c_void_p, c_int32, c_void_p, c_int32, c_double, c_double, c_uint64,)),
+    'jagged_at': (c_void_p, (c_void_p, c_void_p, c_int32,)),
+    'jagged_create': (c_void_p, (c_int32, c_void_p,)),
+    'jagged_dtype': (c_int32, (c_void_p,)),
+    'jagged_from_data': (c_void_p, (c_int32, c_void_p, c_void_p,)),
+    'jagged_from_padded': (c_void_p, (c_void_p, c_void_p,)),
+    'jagged_from_values': (c_void_p, (c_void_p, c_void_p,)),
+    'jagged_position': (c_int64, (c_void_p, c_void_p, c_int32,)),
+    'jagged_read': (c_int32, (c_void_p, c_void_p, c_size_t,)),
+    'jagged_release': (None, (c_void_p,)),
+    'jagged_retain': (None, (c_void_p,)),
+    'jagged_row_splits': (c_void_p, (c_void_p, c_int32,)),
+    'jagged_shape': (c_void_p, (c_void_p,)),
+    'jagged_slice': (c_void_p, (c_void_p, c_int64, c_int64,)),
+    'jagged_to_padded': (c_int32, (c_void_p, c_void_p, c_void_p,)),
+    'jagged_values': (c_void_p, (c_void_p,)),
+    'jagged_wrap': (c_void_p, (c_int32, c_void_p, c_void_p, CFUNCTYPE(None, c_void_p, c_void_p), c_void_p,)),
+    'jagged_write': (c_int32, (c_void_p, c_void_p, c_size_t,)),
     'l1_norm': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32,)),
     'l2_norm': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32,)),
     'last_error': (c_char_p, ()),
@@ -172,6 +194,32 @@ FUNCTIONS = {
     'sequential': (c_void_p, (c_void_p, c_void_p, c_int32,)),
     'sgd': (c_void_p, (c_void_p, c_void_p, c_void_p, c_void_p,)),
     'sgd_options_default': (ng_sgd_options_t, ()),
+    'shape_at': (c_void_p, (c_void_p, c_void_p, c_int32,)),
+    'shape_broadcast': (c_void_p, (c_void_p, c_void_p,)),
+    'shape_element': (c_void_p, (c_void_p, c_int64,)),
+    'shape_equal': (c_int32, (c_void_p, c_void_p,)),
+    'shape_extent': (c_int64, (c_void_p, c_void_p, c_int32,)),
+    'shape_flatten': (c_void_p, (c_void_p,)),
+    'shape_iter_create': (c_void_p, (c_void_p, c_int32,)),
+    'shape_iter_destroy': (None, (c_void_p,)),
+    'shape_iter_index_length': (c_int32, (c_void_p,)),
+    'shape_iter_next': (c_int32, (c_void_p, c_void_p, c_int32,)),
+    'shape_iter_reset': (c_int32, (c_void_p,)),
+    'shape_jagged': (c_void_p, (c_int64, c_int32, c_void_p, c_void_p, c_void_p,)),
+    'shape_kind': (c_int32, (c_void_p,)),
+    'shape_mode_is_jagged': (c_int32, (c_void_p, c_int32,)),
+    'shape_nested': (c_void_p, (c_void_p, c_void_p, c_int64,)),
+    'shape_numel': (c_int64, (c_void_p,)),
+    'shape_origin': (c_int32, (c_void_p, c_void_p, c_int32,)),
+    'shape_outer': (c_void_p, (c_void_p,)),
+    'shape_rank': (c_int32, (c_void_p,)),
+    'shape_release': (None, (c_void_p,)),
+    'shape_retain': (None, (c_void_p,)),
+    'shape_row_splits': (c_int64, (c_void_p, c_int32, c_void_p, c_int64,)),
+    'shape_slice': (c_void_p, (c_void_p, c_int64, c_int64,)),
+    'shape_smooth': (c_void_p, (c_void_p, c_int32,)),
+    'shape_smooth_rank': (c_int32, (c_void_p,)),
+    'shape_text': (c_int64, (c_void_p, c_char_p, c_size_t,)),
     'sigmoid': (c_void_p, (c_void_p, c_void_p,)),
     'sign': (c_void_p, (c_void_p, c_void_p,)),
     'sin': (c_void_p, (c_void_p, c_void_p,)),
