@@ -1,0 +1,269 @@
+package nanograph
+
+/*
+#include <stdlib.h>
+#include <nanograph/nanograph.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// Transformer holds persistent values and compiles computations. Computations made on it keep
+// working after it is closed.
+type Transformer struct {
+	mu sync.Mutex
+	h  *C.ng_transformer_t
+}
+
+// NewTransformer creates a transformer for a backend ("" or "cpu").
+func NewTransformer(backend string) (*Transformer, error) {
+	var b *C.char
+	if backend != "" {
+		b = cstr(backend)
+		defer free(b)
+	}
+	h, err := withThread(func() (*C.ng_transformer_t, error) {
+		h := C.ng_transformer_create(b)
+		if h == nil {
+			return nil, lastError()
+		}
+		return h, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := &Transformer{h: h}
+	runtime.SetFinalizer(t, (*Transformer).Close)
+	return t, nil
+}
+
+// Close destroys the transformer handle. Safe to repeat.
+func (t *Transformer) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.h != nil {
+		C.ng_transformer_destroy(t.h)
+		t.h = nil
+	}
+}
+
+func (t *Transformer) handle() (*C.ng_transformer_t, error) {
+	if t == nil || t.h == nil {
+		return nil, closedError("transformer")
+	}
+	return t.h, nil
+}
+
+// SetNumThreads sets the threads the kernels use (0: one per core).
+func (t *Transformer) SetNumThreads(n int) error {
+	h, err := t.handle()
+	if err != nil {
+		return err
+	}
+	return status(func() C.ng_status_t { return C.ng_transformer_set_num_threads(h, C.int32_t(n)) })
+}
+
+// NumThreads is the number of threads the kernels use.
+func (t *Transformer) NumThreads() int {
+	h, err := t.handle()
+	if err != nil {
+		return -1
+	}
+	return int(C.ng_transformer_num_threads(h))
+}
+
+// GetValue is a copy of a persistent tensor's value.
+func (t *Transformer) GetValue(op *Op) (*Tensor, error) {
+	h, err := t.handle()
+	if err != nil {
+		return nil, err
+	}
+	oh, err := op.handle()
+	if err != nil {
+		return nil, err
+	}
+	var out *C.ng_tensor_t
+	if err := status(func() C.ng_status_t { return C.ng_transformer_get_value(h, oh, &out) }); err != nil {
+		return nil, err
+	}
+	return adoptTensor(out), nil
+}
+
+// SetValue sets a persistent tensor's value (copied).
+func (t *Transformer) SetValue(op *Op, value *Tensor) error {
+	h, err := t.handle()
+	if err != nil {
+		return err
+	}
+	oh, err := op.handle()
+	if err != nil {
+		return err
+	}
+	vh, err := value.handle()
+	if err != nil {
+		return err
+	}
+	defer runtime.KeepAlive(value)
+	return status(func() C.ng_status_t { return C.ng_transformer_set_value(h, oh, vh) })
+}
+
+// Computation is a compiled computation. Run it from one goroutine at a time.
+type Computation struct {
+	mu     sync.Mutex
+	h      *C.ng_computation_t
+	graphs []*Graph
+}
+
+// Compile compiles a computation of results with params as its inputs.
+func (t *Transformer) Compile(results []*Op, params ...*Op) (*Computation, error) {
+	h, err := t.handle()
+	if err != nil {
+		return nil, err
+	}
+	rs, err := opsArray(results)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := opsArray(params)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := withThread(func() (*C.ng_computation_t, error) {
+		c := C.ng_computation_create(h, opsPtr(rs), C.int32_t(len(rs)), opsPtr(ps), C.int32_t(len(ps)))
+		if c == nil {
+			return nil, lastError()
+		}
+		return c, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c := &Computation{h: ch}
+	seen := map[*Graph]bool{}
+	for _, o := range append(append([]*Op{}, results...), params...) {
+		if !seen[o.g] {
+			seen[o.g] = true
+			o.g.addUser()
+			c.graphs = append(c.graphs, o.g)
+		}
+	}
+	runtime.SetFinalizer(c, (*Computation).Close)
+	return c, nil
+}
+
+// Close destroys the computation (and a closed graph it was the last user of). Safe to repeat.
+func (c *Computation) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.h != nil {
+		C.ng_computation_destroy(c.h)
+		c.h = nil
+		for _, g := range c.graphs {
+			g.releaseUser()
+		}
+		c.graphs = nil
+	}
+}
+
+func (c *Computation) handle() (*C.ng_computation_t, error) {
+	if c == nil || c.h == nil {
+		return nil, closedError("computation")
+	}
+	return c.h, nil
+}
+
+// NumParams is the number of inputs a run takes.
+func (c *Computation) NumParams() int {
+	h, err := c.handle()
+	if err != nil {
+		return -1
+	}
+	return int(C.ng_computation_num_params(h))
+}
+
+// NumResults is the number of results a run returns.
+func (c *Computation) NumResults() int {
+	h, err := c.handle()
+	if err != nil {
+		return -1
+	}
+	return int(C.ng_computation_num_results(h))
+}
+
+// Run runs once: one tensor per parameter; returns one new tensor per result (close them, or
+// leave them to the finalizer).
+func (c *Computation) Run(inputs ...*Tensor) ([]*Tensor, error) {
+	h, err := c.handle()
+	if err != nil {
+		return nil, err
+	}
+	n := c.NumResults()
+	outs := make([]*C.ng_tensor_t, n+1)
+	if err := c.run(h, inputs, outs[:n]); err != nil {
+		return nil, err
+	}
+	res := make([]*Tensor, n)
+	for i := range res {
+		res[i] = adoptTensor(outs[i])
+	}
+	return res, nil
+}
+
+// RunInto runs once, writing each result into the given output tensor (matching dtype and shape).
+func (c *Computation) RunInto(inputs []*Tensor, outputs []*Tensor) error {
+	h, err := c.handle()
+	if err != nil {
+		return err
+	}
+	outs := make([]*C.ng_tensor_t, len(outputs)+1)
+	for i, o := range outputs {
+		if outs[i], err = o.handle(); err != nil {
+			return err
+		}
+	}
+	defer runtime.KeepAlive(outputs)
+	return c.run(h, inputs, outs[:len(outputs)])
+}
+
+func (c *Computation) run(h *C.ng_computation_t, inputs []*Tensor, outs []*C.ng_tensor_t) error {
+	ins := make([]*C.ng_tensor_t, len(inputs)+1)
+	for i, t := range inputs {
+		th, err := t.handle()
+		if err != nil {
+			return err
+		}
+		ins[i] = th
+	}
+	defer runtime.KeepAlive(inputs)
+	var outp **C.ng_tensor_t
+	if len(outs) > 0 {
+		outp = &outs[0]
+	}
+	return status(func() C.ng_status_t {
+		return C.ng_computation_run(h, (**C.ng_tensor_t)(unsafe.Pointer(&ins[0])), C.int32_t(len(inputs)), outp, C.int32_t(len(outs)))
+	})
+}
+
+// Stats are figures of a compiled plan.
+type Stats struct {
+	ArenaBytes, BufferBytes                        uint64
+	NumBuffers, NumKernels, NumNodes, NumSourceOps int
+}
+
+// Stats reads the figures of the computation's plan.
+func (c *Computation) Stats() (Stats, error) {
+	h, err := c.handle()
+	if err != nil {
+		return Stats{}, err
+	}
+	var s C.ng_computation_stats_t
+	if err := status(func() C.ng_status_t { return C.ng_computation_stats(h, &s) }); err != nil {
+		return Stats{}, err
+	}
+	return Stats{uint64(s.arena_bytes), uint64(s.buffer_bytes), int(s.num_buffers), int(s.num_kernels),
+		int(s.num_nodes), int(s.num_source_ops)}, nil
+}

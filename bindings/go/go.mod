@@ -1,0 +1,3 @@
+module nanograph
+
+go 1.19
