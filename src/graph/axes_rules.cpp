@@ -101,7 +101,19 @@ void require_integer(const Op *x, const char *what) {
                           ", not an integer dtype");
 }
 
+void require_operand_dtypes(OpKind kind, const Op *x, const char *what) {
+    switch (op_kind_operand_dtypes(kind)) {
+    case OperandDTypes::Any: return;
+    case OperandDTypes::Numeric: return require_numeric(x, what);
+    case OperandDTypes::Float: return require_float(x, what);
+    case OperandDTypes::Integer: return require_integer(x, what);
+    }
+}
+
 std::unique_ptr<Op> make_op(OpKind kind, DType dt, Axes axes, std::vector<Op *> args) {
+    const int32_t arity = op_kind_arity(kind);
+    if (arity == kVariadic ? args.empty() : args.size() != static_cast<size_t>(arity))
+        throw internal_error(op_kind_name(kind), " made with ", args.size(), " arguments");
     auto op = std::make_unique<Op>();
     op->kind = kind;
     op->dtype = dt;

@@ -41,8 +41,11 @@ void require_same_dtype(const Op *a, const Op *b);
 void require_float(const Op *x, const char *what);
 void require_numeric(const Op *x, const char *what);  // any dtype but bool
 void require_integer(const Op *x, const char *what);  // int32, int64, uint8
+// The check op_kinds.def states for `kind`'s operands.
+void require_operand_dtypes(OpKind kind, const Op *x, const char *what);
 
-// A new op of x's graph with the given kind, dtype, axes and args; `finish` adds it.
+// A new op of x's graph with the given kind, dtype, axes and args (as many as the kind's arity);
+// `finish` adds it.
 std::unique_ptr<Op> make_op(OpKind kind, DType dt, Axes axes, std::vector<Op *> args);
 Op *finish(std::unique_ptr<Op> op);
 

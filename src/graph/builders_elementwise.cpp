@@ -4,27 +4,12 @@
 #include "graph/builders.hpp"
 
 namespace ng::build {
-namespace {
-
-// Transcendental functions need a float dtype; sign-and-magnitude ones any but bool.
-void check_unary_dtype(OpKind kind, const Op *x) {
-    switch (kind) {
-    case OpKind::StopGradient: return;
-    case OpKind::Negative:
-    case OpKind::Absolute:
-    case OpKind::Sign:
-    case OpKind::Square:
-    case OpKind::Relu: require_numeric(x, "operand"); return;
-    default: require_float(x, "operand"); return;  // transcendental functions
-    }
-}
-
-}  // namespace
 
 Op *unary(OpKind kind, Op *x) {
-    if (!op_kind_is_elementwise_unary(kind) || kind == OpKind::Cast)
+    const OpClass c = op_kind_class(kind);
+    if (c != OpClass::Unary && c != OpClass::Identity)
         throw internal_error("unary() called with ", op_kind_name(kind));
-    check_unary_dtype(kind, x);
+    require_operand_dtypes(kind, x, "operand");
     return finish(make_op(kind, x->dtype, x->axes, {x}));
 }
 
@@ -39,8 +24,7 @@ Op *binary(OpKind kind, Op *a, Op *b) {
         throw internal_error("binary() called with ", op_kind_name(kind));
     require_same_graph(a, b);
     require_same_dtype(a, b);
-    const bool arithmetic = kind >= OpKind::Add && kind <= OpKind::Power;
-    if (arithmetic) require_numeric(a, "the first operand");
+    require_operand_dtypes(kind, a, "the first operand");
     Axes axes = align_by_name(a->axes, b->axes);
     DType dt = op_kind_is_comparison(kind) ? NG_BOOL : a->dtype;
     return finish(make_op(kind, dt, std::move(axes), {a, b}));

@@ -25,7 +25,7 @@ Axes axes_without(const Axes &axes, const Axes &removed) {
 }
 
 Op *normalize(OpKind kind, Op *x, const Axes &axes) {
-    require_float(x, "operand");
+    require_operand_dtypes(kind, x, "operand");
     auto op = make_op(kind, x->dtype, x->axes, {x});
     op->attrs.axes = reduced_axes(x, axes);
     return finish(std::move(op));
@@ -34,12 +34,9 @@ Op *normalize(OpKind kind, Op *x, const Axes &axes) {
 }  // namespace
 
 Op *reduce(OpKind kind, Op *x, const Axes &axes) {
-    if (kind < OpKind::Sum || kind > OpKind::Prod)
+    if (op_kind_class(kind) != OpClass::Reduction)
         throw internal_error("reduce() called with ", op_kind_name(kind));
-    if (kind == OpKind::Mean)
-        require_float(x, "operand");
-    else
-        require_numeric(x, "operand");
+    require_operand_dtypes(kind, x, "operand");
     Axes reduced = reduced_axes(x, axes);
     auto op = make_op(kind, x->dtype, axes_without(x->axes, reduced), {x});
     op->attrs.axes = std::move(reduced);
@@ -47,9 +44,9 @@ Op *reduce(OpKind kind, Op *x, const Axes &axes) {
 }
 
 Op *arg_reduce(OpKind kind, Op *x, const Axis *axis) {
-    if (kind != OpKind::Argmax && kind != OpKind::Argmin)
+    if (op_kind_class(kind) != OpClass::ArgReduction)
         throw internal_error("arg_reduce() called with ", op_kind_name(kind));
-    require_numeric(x, "operand");
+    require_operand_dtypes(kind, x, "operand");
     Axes reduced = reduced_axes(x, {axis});
     auto op = make_op(kind, NG_INT64, axes_without(x->axes, reduced), {x});
     op->attrs.axis = reduced.front();
@@ -60,7 +57,7 @@ Op *arg_reduce(OpKind kind, Op *x, const Axis *axis) {
 Op *dot(Op *a, Op *b) {
     require_same_graph(a, b);
     require_same_dtype(a, b);
-    require_numeric(a, "the first operand");
+    require_operand_dtypes(OpKind::Dot, a, "the first operand");
     Axes shared, a_only, b_only;
     for (const Axis *axis : a->axes) {
         int32_t i = find_by_name(b->axes, axis->name);

@@ -271,7 +271,7 @@ Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position) {
 
 Op *one_hot(Op *x, const Axis *axis, DType dt) {
     require_own_axes(x, {axis});
-    require_integer(x, "operand");
+    require_operand_dtypes(OpKind::OneHot, x, "operand");
     check_dtype(dt, "dtype");
     require_new_name(x, axis);
     auto op = make_op(OpKind::OneHot, dt, inserted(x->axes, axis, 0), {x});

@@ -50,84 +50,57 @@ enum TensorFlags : uint32_t {
     kFlagInput = 8,
 };
 
-// Every op type. The spelling in op_kind_name() is what ng_op_type() returns.
+// Every op type, from the table in op_kinds.def. The spelling in op_kind_name() is what
+// ng_op_type() returns.
 enum class OpKind : int32_t {
-    AssignableTensor,  // constants, placeholders, persistent tensors, variables (attrs.flags)
-
-    // elementwise, one operand
-    Negative,
-    Absolute,
-    Sign,
-    Exp,
-    Log,
-    Sqrt,
-    Square,
-    Reciprocal,
-    Sigmoid,
-    Relu,
-    Sin,
-    Cos,
-    Tanh,
-    Cast,          // to `dtype`
-    StopGradient,  // identity whose derivative is zero
-
-    // elementwise, two operands aligned by axis name
-    Add,
-    Subtract,
-    Multiply,
-    Divide,
-    Power,
-    Maximum,
-    Minimum,
-    Equal,
-    NotEqual,
-    Less,
-    LessEqual,
-    Greater,
-    GreaterEqual,  // results are NG_BOOL
-    Select,        // args (condition, a, b): condition ? a : b, all aligned by name
-
-    // reductions over attrs.axes (the result keeps the other axes in order)
-    Sum,
-    Max,
-    Min,
-    Mean,
-    Prod,
-    Argmax,
-    Argmin,  // one axis; NG_INT64 result
-
-    Dot,  // contracts every axis the two operands share
-
-    Softmax,     // max-subtracted, over attrs.axes
-    LogSoftmax,  // x - max - log(sum(exp(x - max))) over attrs.axes
-
-    // views and data movement
-    Broadcast,      // result axes = attrs.axes (a superset of the operand's, any order)
-    AxesWithOrder,  // result axes = a permutation of the operand's
-    CastAxes,       // renames axes of equal length, in order
-    Slice,          // attrs.slices, one per operand axis
-    Pad,            // attrs.padding, one (before, after) per operand axis; zeros outside
-    Flatten,        // merges consecutive operand axes into one axis with components
-    Unflatten,      // splits flattened axes back into their components
-    Concat,         // along the axis named by attrs.axis (lengths add up)
-    OneHot,         // int operand; new axis attrs.axis of depth length; dtype = `dtype`
-
-    // state and control (seed 001)
-    Assign,      // args (lhs, rhs): writes rhs, broadcast to lhs's axes, into lhs
-    Sequential,  // args run in order; the value is the last arg's value
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) Name,
+#include "graph/op_kinds.def"
 };
 
+// The number of op kinds; arrays indexed by OpKind have this size.
+constexpr int32_t kNumOpKinds = 0
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) +1
+#include "graph/op_kinds.def"
+    ;
+
+// How an op computes its value; the compiler lowers every op of a class the same way.
+enum class OpClass : int32_t {
+    Leaf,           // an assignable tensor: its value lives in a transformer
+    Unary,          // elementwise, one operand, a kernels::UnaryFn
+    Cast,           // elementwise conversion to the op's dtype
+    Identity,       // the operand itself (a view that changes nothing)
+    Binary,         // elementwise, two operands aligned by name, a kernels::BinaryFn
+    Comparison,     // like Binary with a bool result, a kernels::CompareFn
+    Select,         // elementwise choice between two operands
+    Reduction,      // over attrs.axes, a kernels::ReduceFn
+    ArgReduction,   // index of the extremum along attrs.axis
+    Contraction,    // dot
+    Normalization,  // softmax and its log
+    View,           // the operand's elements, re-strided
+    DataMovement,   // a new value made of the operands' elements
+    Assignment,     // writes its second argument into its first
+    Control,        // orders its arguments
+};
+
+// What a builder accepts as operand dtype.
+enum class OperandDTypes : int32_t { Any, Numeric, Float, Integer };
+
+// Arity of an op taking one or more arguments.
+constexpr int32_t kVariadic = -1;
+
 const char *op_kind_name(OpKind kind) noexcept;
+int32_t op_kind_arity(OpKind kind) noexcept;  // kVariadic for one or more
+OpClass op_kind_class(OpKind kind) noexcept;
+OperandDTypes op_kind_operand_dtypes(OpKind kind) noexcept;
 struct Op;
 // What ng_op_type() returns: the kind name, except that an AssignableTensor is named by its
 // flags after seed 000's table ("Constant", "Placeholder", "Variable", "PersistentTensor").
 const char *op_type_name(const Op &op) noexcept;
+// Unary, Cast and Identity ops.
 bool op_kind_is_elementwise_unary(OpKind kind) noexcept;
+// Binary and Comparison ops.
 bool op_kind_is_elementwise_binary(OpKind kind) noexcept;
 bool op_kind_is_comparison(OpKind kind) noexcept;
-bool op_kind_is_reduction(OpKind kind) noexcept;
-bool op_kind_is_view(
-    OpKind kind) noexcept;  // Broadcast, AxesWithOrder, CastAxes, Slice, Flatten, Unflatten
 
 // One operand axis of a Slice. `drop` (an integer index) removes the axis from the result.
 struct SliceSpec {

@@ -1,64 +1,52 @@
-// Names and classifications of op kinds. The names are what ng_op_type() returns and what
-// default op names are made from, so they are part of the public behaviour.
+// Names and classifications of op kinds, all read from the table in op_kinds.def. The names are
+// what ng_op_type() returns and what default op names are made from, so they are part of the
+// public behaviour.
 #include "graph/op.hpp"
 
 namespace ng {
+namespace {
+
+struct KindInfo {
+    const char *name;
+    int32_t arity;
+    OpClass op_class;
+    OperandDTypes dtypes;
+};
+
+constexpr KindInfo kKinds[] = {
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) \
+    {#Name, Arity, OpClass::Class, OperandDTypes::DTypes},
+#define Variadic kVariadic
+#include "graph/op_kinds.def"
+#undef Variadic
+};
+static_assert(sizeof kKinds / sizeof kKinds[0] == kNumOpKinds, "one row per op kind");
+
+const KindInfo *info(OpKind kind) noexcept {
+    const auto i = static_cast<int32_t>(kind);
+    return i >= 0 && i < kNumOpKinds ? &kKinds[i] : nullptr;
+}
+
+}  // namespace
 
 const char *op_kind_name(OpKind kind) noexcept {
-    switch (kind) {
-    case OpKind::AssignableTensor: return "AssignableTensor";
-    case OpKind::Negative: return "Negative";
-    case OpKind::Absolute: return "Absolute";
-    case OpKind::Sign: return "Sign";
-    case OpKind::Exp: return "Exp";
-    case OpKind::Log: return "Log";
-    case OpKind::Sqrt: return "Sqrt";
-    case OpKind::Square: return "Square";
-    case OpKind::Reciprocal: return "Reciprocal";
-    case OpKind::Sigmoid: return "Sigmoid";
-    case OpKind::Relu: return "Relu";
-    case OpKind::Sin: return "Sin";
-    case OpKind::Cos: return "Cos";
-    case OpKind::Tanh: return "Tanh";
-    case OpKind::Cast: return "Cast";
-    case OpKind::StopGradient: return "StopGradient";
-    case OpKind::Add: return "Add";
-    case OpKind::Subtract: return "Subtract";
-    case OpKind::Multiply: return "Multiply";
-    case OpKind::Divide: return "Divide";
-    case OpKind::Power: return "Power";
-    case OpKind::Maximum: return "Maximum";
-    case OpKind::Minimum: return "Minimum";
-    case OpKind::Equal: return "Equal";
-    case OpKind::NotEqual: return "NotEqual";
-    case OpKind::Less: return "Less";
-    case OpKind::LessEqual: return "LessEqual";
-    case OpKind::Greater: return "Greater";
-    case OpKind::GreaterEqual: return "GreaterEqual";
-    case OpKind::Select: return "Select";
-    case OpKind::Sum: return "Sum";
-    case OpKind::Max: return "Max";
-    case OpKind::Min: return "Min";
-    case OpKind::Mean: return "Mean";
-    case OpKind::Prod: return "Prod";
-    case OpKind::Argmax: return "Argmax";
-    case OpKind::Argmin: return "Argmin";
-    case OpKind::Dot: return "Dot";
-    case OpKind::Softmax: return "Softmax";
-    case OpKind::LogSoftmax: return "LogSoftmax";
-    case OpKind::Broadcast: return "Broadcast";
-    case OpKind::AxesWithOrder: return "AxesWithOrder";
-    case OpKind::CastAxes: return "CastAxes";
-    case OpKind::Slice: return "Slice";
-    case OpKind::Pad: return "Pad";
-    case OpKind::Flatten: return "Flatten";
-    case OpKind::Unflatten: return "Unflatten";
-    case OpKind::Concat: return "Concat";
-    case OpKind::OneHot: return "OneHot";
-    case OpKind::Assign: return "Assign";
-    case OpKind::Sequential: return "Sequential";
-    }
-    return "Unknown";
+    const KindInfo *k = info(kind);
+    return k ? k->name : "Unknown";
+}
+
+int32_t op_kind_arity(OpKind kind) noexcept {
+    const KindInfo *k = info(kind);
+    return k ? k->arity : 0;
+}
+
+OpClass op_kind_class(OpKind kind) noexcept {
+    const KindInfo *k = info(kind);
+    return k ? k->op_class : OpClass::Control;
+}
+
+OperandDTypes op_kind_operand_dtypes(OpKind kind) noexcept {
+    const KindInfo *k = info(kind);
+    return k ? k->dtypes : OperandDTypes::Any;
 }
 
 const char *op_type_name(const Op &op) noexcept {
@@ -71,32 +59,17 @@ const char *op_type_name(const Op &op) noexcept {
 }
 
 bool op_kind_is_elementwise_unary(OpKind kind) noexcept {
-    return (kind >= OpKind::Negative && kind <= OpKind::Tanh) || kind == OpKind::Cast ||
-           kind == OpKind::StopGradient;
+    const OpClass c = op_kind_class(kind);
+    return c == OpClass::Unary || c == OpClass::Cast || c == OpClass::Identity;
 }
 
 bool op_kind_is_elementwise_binary(OpKind kind) noexcept {
-    return kind >= OpKind::Add && kind <= OpKind::GreaterEqual;
+    const OpClass c = op_kind_class(kind);
+    return c == OpClass::Binary || c == OpClass::Comparison;
 }
 
 bool op_kind_is_comparison(OpKind kind) noexcept {
-    return kind >= OpKind::Equal && kind <= OpKind::GreaterEqual;
-}
-
-bool op_kind_is_reduction(OpKind kind) noexcept {
-    return kind >= OpKind::Sum && kind <= OpKind::Argmin;
-}
-
-bool op_kind_is_view(OpKind kind) noexcept {
-    switch (kind) {
-    case OpKind::Broadcast:
-    case OpKind::AxesWithOrder:
-    case OpKind::CastAxes:
-    case OpKind::Slice:
-    case OpKind::Flatten:
-    case OpKind::Unflatten: return true;
-    default: return false;
-    }
+    return op_kind_class(kind) == OpClass::Comparison;
 }
 
 }  // namespace ng

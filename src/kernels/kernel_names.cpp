@@ -7,13 +7,22 @@
 namespace ng::kernels {
 namespace {
 
-constexpr const char *kUnary[] = {"copy",   "negative",   "absolute", "sign", "exp", "log", "sqrt",
-                                  "square", "reciprocal", "sigmoid",  "relu", "sin", "cos", "tanh"};
-constexpr const char *kBinary[] = {"add",   "subtract", "multiply", "divide",
-                                   "power", "maximum",  "minimum"};
-constexpr const char *kCompare[] = {"equal",      "not_equal", "less",
-                                    "less_equal", "greater",   "greater_equal"};
-constexpr const char *kReduce[] = {"sum", "max", "min", "prod"};
+constexpr const char *kUnary[] = {
+#define NG_UNARY_FN(Name, name) #name,
+#include "kernels/kernel_fns.def"
+};
+constexpr const char *kBinary[] = {
+#define NG_BINARY_FN(Name, name) #name,
+#include "kernels/kernel_fns.def"
+};
+constexpr const char *kCompare[] = {
+#define NG_COMPARE_FN(Name, name) #name,
+#include "kernels/kernel_fns.def"
+};
+constexpr const char *kReduce[] = {
+#define NG_REDUCE_FN(Name, name) #name,
+#include "kernels/kernel_fns.def"
+};
 
 template <class Fn, size_t N>
 const char *lookup(Fn f, const char *const (&names)[N]) {

@@ -20,25 +20,23 @@ class ThreadPool;
 
 namespace ng::kernels {
 
+// The kernel functions of each family, from kernel_fns.def.
 enum class UnaryFn : int32_t {
-    Copy,
-    Negative,
-    Absolute,
-    Sign,
-    Exp,
-    Log,
-    Sqrt,
-    Square,
-    Reciprocal,
-    Sigmoid,
-    Relu,
-    Sin,
-    Cos,
-    Tanh,
+#define NG_UNARY_FN(Name, name) Name,
+#include "kernels/kernel_fns.def"
 };
-enum class BinaryFn : int32_t { Add, Subtract, Multiply, Divide, Power, Maximum, Minimum };
-enum class CompareFn : int32_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
-enum class ReduceFn : int32_t { Sum, Max, Min, Prod };
+enum class BinaryFn : int32_t {
+#define NG_BINARY_FN(Name, name) Name,
+#include "kernels/kernel_fns.def"
+};
+enum class CompareFn : int32_t {
+#define NG_COMPARE_FN(Name, name) Name,
+#include "kernels/kernel_fns.def"
+};
+enum class ReduceFn : int32_t {
+#define NG_REDUCE_FN(Name, name) Name,
+#include "kernels/kernel_fns.def"
+};
 
 // ---- level 1: contiguous arrays of n elements; outputs may alias inputs ----------------------
 // Float kernels for float32/float64; integer dtypes (int32, int64, uint8) use plain loops.

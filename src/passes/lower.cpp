@@ -111,14 +111,18 @@ void Lowering::count_uses() {
 namespace {
 
 bool is_elementwise(OpKind k) {
-    if (k == OpKind::StopGradient) return false;
-    return op_kind_is_elementwise_unary(k) || op_kind_is_elementwise_binary(k) ||
-           k == OpKind::Select || k == OpKind::Cast;
+    switch (op_kind_class(k)) {
+    case OpClass::Unary:
+    case OpClass::Cast:
+    case OpClass::Binary:
+    case OpClass::Comparison:
+    case OpClass::Select: return true;
+    default: return false;
+    }
 }
 
 bool is_fusing_reduction(OpKind k) {
-    return k == OpKind::Sum || k == OpKind::Max || k == OpKind::Min || k == OpKind::Prod ||
-           k == OpKind::Mean;
+    return op_kind_class(k) == OpClass::Reduction;
 }
 
 bool same_axis_set(const Axes &a, const Axes &b) {
@@ -154,34 +158,22 @@ void Lowering::mark_fusible() {
 void Lowering::lower_node(int32_t id) {
     const Node &n = graph.nodes[id];
     if (fused[id]) return;  // computed inside its consumer
-    switch (n.kind) {
-    case OpKind::AssignableTensor: lower_leaf(*this, id); break;
-    case OpKind::Broadcast:
-    case OpKind::AxesWithOrder:
-    case OpKind::CastAxes:
-    case OpKind::Slice:
-    case OpKind::Flatten:
-    case OpKind::Unflatten:
-    case OpKind::StopGradient: lower_view(*this, id); break;
-    case OpKind::Sum:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Prod:
-    case OpKind::Mean: lower_reduction(*this, id); break;
-    case OpKind::Argmax:
-    case OpKind::Argmin: lower_arg_reduction(*this, id); break;
-    case OpKind::Softmax:
-    case OpKind::LogSoftmax: lower_softmax(*this, id); break;
-    case OpKind::Dot: lower_dot(*this, id); break;
-    case OpKind::Pad:
-    case OpKind::Concat:
-    case OpKind::OneHot: lower_data_movement(*this, id); break;
-    case OpKind::Assign: lower_assign(*this, id); break;
-    case OpKind::Sequential: throw internal_error("sequential left in the compiled graph");
-    default:
-        if (!is_elementwise(n.kind))
-            throw unsupported("op type ", op_kind_name(n.kind), " cannot be compiled");
-        lower_elementwise(*this, id);
+    switch (op_kind_class(n.kind)) {
+    case OpClass::Leaf: lower_leaf(*this, id); break;
+    case OpClass::Unary:
+    case OpClass::Cast:
+    case OpClass::Binary:
+    case OpClass::Comparison:
+    case OpClass::Select: lower_elementwise(*this, id); break;
+    case OpClass::Identity:
+    case OpClass::View: lower_view(*this, id); break;
+    case OpClass::Reduction: lower_reduction(*this, id); break;
+    case OpClass::ArgReduction: lower_arg_reduction(*this, id); break;
+    case OpClass::Contraction: lower_dot(*this, id); break;
+    case OpClass::Normalization: lower_softmax(*this, id); break;
+    case OpClass::DataMovement: lower_data_movement(*this, id); break;
+    case OpClass::Assignment: lower_assign(*this, id); break;
+    case OpClass::Control: throw internal_error("sequential left in the compiled graph");
     }
     if (values[id].buffer >= 0) version[id] = writes_to_buffer[values[id].buffer];
 }

@@ -13,39 +13,63 @@ namespace {
 
 using kernels::Instruction;
 
+// The kernel function op_kinds.def names for each op kind, as the code of its family's enum
+// (-1 for an op without one).
+#define NG_KERNEL_Unary(Fn) int32_t(kernels::UnaryFn::Fn)
+#define NG_KERNEL_Binary(Fn) int32_t(kernels::BinaryFn::Fn)
+#define NG_KERNEL_Comparison(Fn) int32_t(kernels::CompareFn::Fn)
+#define NG_KERNEL_Reduction(Fn) int32_t(kernels::ReduceFn::Fn)
+#define NG_KERNEL_NONE(Fn) -1
+#define NG_KERNEL_Leaf NG_KERNEL_NONE
+#define NG_KERNEL_Cast NG_KERNEL_NONE
+#define NG_KERNEL_Identity NG_KERNEL_NONE
+#define NG_KERNEL_Select NG_KERNEL_NONE
+#define NG_KERNEL_ArgReduction NG_KERNEL_NONE
+#define NG_KERNEL_Contraction NG_KERNEL_NONE
+#define NG_KERNEL_Normalization NG_KERNEL_NONE
+#define NG_KERNEL_View NG_KERNEL_NONE
+#define NG_KERNEL_DataMovement NG_KERNEL_NONE
+#define NG_KERNEL_Assignment NG_KERNEL_NONE
+#define NG_KERNEL_Control NG_KERNEL_NONE
+constexpr int32_t kKernelFn[] = {
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) NG_KERNEL_##Class(Kernel),
+#include "graph/op_kinds.def"
+};
+static_assert(sizeof kKernelFn / sizeof kKernelFn[0] == kNumOpKinds, "one entry per op kind");
+#undef NG_KERNEL_Unary
+#undef NG_KERNEL_Binary
+#undef NG_KERNEL_Comparison
+#undef NG_KERNEL_Reduction
+#undef NG_KERNEL_NONE
+#undef NG_KERNEL_Leaf
+#undef NG_KERNEL_Cast
+#undef NG_KERNEL_Identity
+#undef NG_KERNEL_Select
+#undef NG_KERNEL_ArgReduction
+#undef NG_KERNEL_Contraction
+#undef NG_KERNEL_Normalization
+#undef NG_KERNEL_View
+#undef NG_KERNEL_DataMovement
+#undef NG_KERNEL_Assignment
+#undef NG_KERNEL_Control
+
+int32_t kernel_fn(OpKind k) {
+    return kKernelFn[static_cast<int32_t>(k)];
+}
+
 Instruction instruction_for(const Node &n, const ExecGraph &g) {
     Instruction ins{};
     ins.dtype = g.nodes[n.args.at(0)].dtype;
-    switch (n.kind) {
-#define UNARY(K)                               \
-    case OpKind::K:                            \
-        ins.type = Instruction::Type::Unary;   \
-        ins.fn = int32_t(kernels::UnaryFn::K); \
-        break;
-        UNARY(Negative)
-        UNARY(Absolute) UNARY(Sign) UNARY(Exp) UNARY(Log) UNARY(Sqrt) UNARY(Square)
-            UNARY(Reciprocal) UNARY(Sigmoid) UNARY(Relu) UNARY(Sin) UNARY(Cos) UNARY(Tanh)
-#undef UNARY
-#define BINARY(K)                               \
-    case OpKind::K:                             \
-        ins.type = Instruction::Type::Binary;   \
-        ins.fn = int32_t(kernels::BinaryFn::K); \
-        break;
-                BINARY(Add) BINARY(Subtract) BINARY(Multiply) BINARY(Divide) BINARY(Power)
-                    BINARY(Maximum) BINARY(Minimum)
-#undef BINARY
-#define COMPARE(K)                               \
-    case OpKind::K:                              \
-        ins.type = Instruction::Type::Compare;   \
-        ins.fn = int32_t(kernels::CompareFn::K); \
-        break;
-                        COMPARE(Equal) COMPARE(NotEqual) COMPARE(Less) COMPARE(LessEqual)
-                            COMPARE(Greater) COMPARE(GreaterEqual)
-#undef COMPARE
-                                case OpKind::Select : ins.type = Instruction::Type::Select;
+    ins.fn = kernel_fn(n.kind);
+    switch (op_kind_class(n.kind)) {
+    case OpClass::Unary: ins.type = Instruction::Type::Unary; break;
+    case OpClass::Binary: ins.type = Instruction::Type::Binary; break;
+    case OpClass::Comparison: ins.type = Instruction::Type::Compare; break;
+    case OpClass::Select:
+        ins.type = Instruction::Type::Select;
         ins.dtype = n.dtype;
         break;
-    case OpKind::Cast:
+    case OpClass::Cast:
         ins.type = Instruction::Type::Cast;
         ins.to = n.dtype;
         break;
@@ -115,14 +139,9 @@ kernels::Program identity_program(DType dt) {
 }
 
 kernels::ReduceFn reduce_fn(OpKind k) {
-    switch (k) {
-    case OpKind::Sum:
-    case OpKind::Mean: return kernels::ReduceFn::Sum;
-    case OpKind::Max: return kernels::ReduceFn::Max;
-    case OpKind::Min: return kernels::ReduceFn::Min;
-    case OpKind::Prod: return kernels::ReduceFn::Prod;
-    default: throw internal_error("not a reduction: ", op_kind_name(k));
-    }
+    if (op_kind_class(k) != OpClass::Reduction)
+        throw internal_error("not a reduction: ", op_kind_name(k));
+    return static_cast<kernels::ReduceFn>(kernel_fn(k));
 }
 
 const Axis *single_axis(const Node &n) {
