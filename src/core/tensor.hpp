@@ -18,10 +18,9 @@ using Dims = std::vector<int64_t>;
 // "(2, 3, 4)": dimensions as messages show them.
 std::string dims_text(const Dims &dims);
 
-// Row-major strides over allocated sizes (size[i] >= shape[i], seed 000 padding); empty `sizes`
-// means sizes == shape. Column-major likewise.
+// Row-major strides over allocated sizes (size[i] >= shape[i], padding); empty `sizes` means
+// sizes == shape.
 Dims row_major_strides(const Dims &shape, const Dims &sizes = {});
-Dims column_major_strides(const Dims &shape, const Dims &sizes = {});
 
 // A strided layout without storage: what kernels and the compiler reason about.
 struct Layout {

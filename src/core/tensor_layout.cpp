@@ -7,20 +7,21 @@
 
 namespace ng {
 
-namespace {
+std::string dims_text(const Dims &dims) {
+    std::string text = "(";
+    for (size_t k = 0; k < dims.size(); ++k) text += (k ? ", " : "") + std::to_string(dims[k]);
+    return text + ")";
+}
 
-// Dense strides over `sizes` (default: the shape itself), walking the dimensions in `order`
-// from the fastest-varying one. A length-0 dimension counts as 1 so strides stay meaningful.
-template <class Order>
-Dims dense_strides(const Dims &shape, const Dims &sizes, Order fastest_first) {
+// A length-0 dimension counts as 1 so that strides stay meaningful.
+Dims row_major_strides(const Dims &shape, const Dims &sizes) {
     const Dims &extent = sizes.empty() ? shape : sizes;
     if (extent.size() != shape.size())
         throw invalid_argument("sizes has rank ", extent.size(), " but shape has rank ",
                                shape.size());
     Dims strides(shape.size());
     int64_t step = 1;
-    for (size_t k = 0; k < shape.size(); ++k) {
-        size_t d = fastest_first(k);
+    for (size_t d = shape.size(); d-- > 0;) {
         if (extent[d] < shape[d])
             throw invalid_argument("size ", extent[d], " of dimension ", d,
                                    " is less than its length ", shape[d]);
@@ -28,22 +29,6 @@ Dims dense_strides(const Dims &shape, const Dims &sizes, Order fastest_first) {
         step = checked_mul(step, std::max<int64_t>(extent[d], 1), "strides");
     }
     return strides;
-}
-
-}  // namespace
-
-std::string dims_text(const Dims &dims) {
-    std::string text = "(";
-    for (size_t k = 0; k < dims.size(); ++k) text += (k ? ", " : "") + std::to_string(dims[k]);
-    return text + ")";
-}
-
-Dims row_major_strides(const Dims &shape, const Dims &sizes) {
-    return dense_strides(shape, sizes, [&](size_t k) { return shape.size() - 1 - k; });
-}
-
-Dims column_major_strides(const Dims &shape, const Dims &sizes) {
-    return dense_strides(shape, sizes, [](size_t k) { return k; });
 }
 
 int64_t Layout::numel() const {

@@ -76,10 +76,6 @@ const VectorTable &vector_table() {
     return table;
 }
 
-const char *simd_arch_name() {
-    return vector_table().name;
-}
-
 void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
     check_common("unary", dt, n);
     check_fn(f);

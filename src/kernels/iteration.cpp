@@ -93,14 +93,6 @@ void IterationSpace::coalesce() {
     for (auto &s : strides_) s.resize(out + 1);
 }
 
-void IterationSpace::move_to_back(int32_t d) {
-    order_.clear();
-    for (int32_t i = 0; i < rank(); ++i)
-        if (i != d) order_.push_back(i);
-    order_.push_back(d);
-    apply_order();
-}
-
 void IterationSpace::add_offsets(int32_t first, int32_t last, int64_t linear,
                                  int64_t *offsets) const {
     for (int32_t d = last - 1; d >= first; --d) {

@@ -42,8 +42,6 @@ public:
     int32_t partition(int32_t end, Pred pred);
     // Merges adjacent dimensions d, d+1 when stride[d] == stride[d+1] * dim(d+1) for every operand.
     void coalesce();
-    // Moves dimension d to the end.
-    void move_to_back(int32_t d);
 
     // Adds to offsets[op] the offset of the point with linear index `linear` in the row-major
     // enumeration of dimensions [first, last).

@@ -6,7 +6,7 @@
 //     operands have arbitrary strides (0 = broadcast). They coalesce dimensions, cut the space
 //     into cache-sized tiles, gather non-contiguous operands into tile buffers, and split the
 //     work over a ThreadPool.
-// Every kernel has a plain scalar reference (reference.hpp) used by the tests.
+// Every kernel has a plain scalar reference for the tests: tests/support/reference_kernels.hpp.
 #pragma once
 
 #include <cstdint>
@@ -69,9 +69,6 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 // Fills n elements with the identity of f (0 for Sum, -inf/lowest for Max, ...).
 void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);
-
-// The instruction set the dispatcher picked on this CPU ("avx512", "avx2+fma", "sse2").
-const char *simd_arch_name();
 
 // ---- level 2: strided drivers ----------------------------------------------------------------
 

@@ -25,7 +25,7 @@
 #include "core/error.hpp"
 #include "kernels/kernel_names.hpp"
 #include "kernels/kernels.hpp"
-#include "kernels/reference.hpp"
+#include "support/reference_kernels.hpp"
 #include "kernels/vector_table.hpp"
 #include "kernels/thread_pool.hpp"
 

@@ -1,4 +1,4 @@
-#include "kernels/reference.hpp"
+#include "support/reference_kernels.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -123,7 +123,7 @@ struct Accumulator {
     ReduceFn f;
     double d;
     uint64_t u;
-    T extreme;
+    T extreme{};  // set by the first add(); zero only keeps the compiler from guessing
     bool any = false;
 
     explicit Accumulator(ReduceFn fn)
