@@ -1,0 +1,133 @@
+//! Transformers and computations.
+use crate::graph::{GraphHandle, Op};
+use crate::{binding_error, check, check_ptr, cstring, sys, Result, Status, Tensor};
+use std::sync::Arc;
+
+/// Holds persistent values and compiles computations. Computations keep working after it is
+/// dropped. `Send`; not `Sync` (setting values while a computation runs is not synchronised).
+pub struct Transformer {
+    h: *mut sys::ng_transformer_t,
+}
+
+unsafe impl Send for Transformer {}
+
+impl Drop for Transformer {
+    fn drop(&mut self) {
+        unsafe { sys::ng_transformer_destroy(self.h) }
+    }
+}
+
+/// A compiled computation: `Send`, and `run` takes `&mut self` (one run at a time, as the library
+/// requires). It holds the C graph it was compiled from until it is dropped.
+pub struct Computation {
+    h: *mut sys::ng_computation_t,
+    _graphs: Vec<Arc<GraphHandle>>,
+}
+
+unsafe impl Send for Computation {}
+
+impl Drop for Computation {
+    fn drop(&mut self) {
+        unsafe { sys::ng_computation_destroy(self.h) } // before the graphs it holds
+    }
+}
+
+/// Figures of a compiled plan.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub arena_bytes: usize,
+    pub buffer_bytes: usize,
+    pub num_buffers: i32,
+    pub num_kernels: i32,
+    pub num_nodes: i32,
+    pub num_source_ops: i32,
+}
+
+impl Transformer {
+    /// A transformer for a backend (None or "cpu").
+    pub fn new(backend: Option<&str>) -> Result<Transformer> {
+        let b = backend.map(cstring).transpose()?;
+        let h = check_ptr(unsafe { sys::ng_transformer_create(b.as_ref().map_or(std::ptr::null(), |b| b.as_ptr())) })?;
+        Ok(Transformer { h })
+    }
+
+    /// Sets the threads the kernels use (0: one per core).
+    pub fn set_num_threads(&mut self, n: i32) -> Result<()> {
+        check(unsafe { sys::ng_transformer_set_num_threads(self.h, n) })
+    }
+
+    /// The threads the kernels use, the caller's included.
+    pub fn num_threads(&self) -> i32 {
+        unsafe { sys::ng_transformer_num_threads(self.h) }
+    }
+
+    /// Compiles a computation of `results` taking `params` as its inputs.
+    pub fn computation(&self, results: &[Op<'_>], params: &[Op<'_>]) -> Result<Computation> {
+        let r: Vec<_> = results.iter().map(|o| o.h).collect();
+        let p: Vec<_> = params.iter().map(|o| o.h).collect();
+        let h = check_ptr(unsafe { sys::ng_computation_create(self.h, r.as_ptr(), r.len() as i32, p.as_ptr(), p.len() as i32) })?;
+        let mut graphs: Vec<Arc<GraphHandle>> = Vec::new();
+        for o in results.iter().chain(params) {
+            if !graphs.iter().any(|g| Arc::ptr_eq(g, &o.g.h)) {
+                graphs.push(o.g.h.clone());
+            }
+        }
+        Ok(Computation { h, _graphs: graphs })
+    }
+
+    /// A copy of a persistent tensor's value.
+    pub fn get_value(&self, op: Op<'_>) -> Result<Tensor> {
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::ng_transformer_get_value(self.h, op.h, &mut out) })?;
+        Tensor::adopt(out)
+    }
+
+    /// Sets a persistent tensor's value (copied).
+    pub fn set_value(&mut self, op: Op<'_>, value: &Tensor) -> Result<()> {
+        check(unsafe { sys::ng_transformer_set_value(self.h, op.h, value.h) })
+    }
+}
+
+impl Computation {
+    /// The number of inputs a run takes.
+    pub fn num_params(&self) -> usize {
+        unsafe { sys::ng_computation_num_params(self.h) as usize }
+    }
+
+    /// The number of results a run returns.
+    pub fn num_results(&self) -> usize {
+        unsafe { sys::ng_computation_num_results(self.h) as usize }
+    }
+
+    /// Runs once: one tensor per parameter; one new tensor per result.
+    pub fn run(&mut self, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
+        let ins: Vec<_> = inputs.iter().map(|t| t.h).collect();
+        let mut outs = vec![std::ptr::null_mut(); self.num_results()];
+        check(unsafe { sys::ng_computation_run(self.h, ins.as_ptr(), ins.len() as i32, outs.as_mut_ptr(), outs.len() as i32) })?;
+        outs.into_iter().map(Tensor::adopt).collect()
+    }
+
+    /// Runs once, writing each result into the given output (matching dtype and shape).
+    pub fn run_into(&mut self, inputs: &[&Tensor], outputs: &mut [&mut Tensor]) -> Result<()> {
+        let ins: Vec<_> = inputs.iter().map(|t| t.h).collect();
+        let mut outs: Vec<_> = outputs.iter().map(|t| t.h).collect();
+        if outs.len() != self.num_results() {
+            return Err(binding_error(Status::InvalidArgument, format!("nanograph: {} outputs for {} results", outs.len(), self.num_results())));
+        }
+        check(unsafe { sys::ng_computation_run(self.h, ins.as_ptr(), ins.len() as i32, outs.as_mut_ptr(), outs.len() as i32) })
+    }
+
+    /// Figures of the compiled plan.
+    pub fn stats(&self) -> Result<Stats> {
+        let mut s: sys::ng_computation_stats_t = unsafe { std::mem::zeroed() };
+        check(unsafe { sys::ng_computation_stats(self.h, &mut s) })?;
+        Ok(Stats {
+            arena_bytes: s.arena_bytes,
+            buffer_bytes: s.buffer_bytes,
+            num_buffers: s.num_buffers,
+            num_kernels: s.num_kernels,
+            num_nodes: s.num_nodes,
+            num_source_ops: s.num_source_ops,
+        })
+    }
+}
