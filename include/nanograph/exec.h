@@ -14,6 +14,13 @@
  * `x + 1` does not run an `assign(x, 5)` that exists elsewhere in the graph, while
  * `ng_sequential({assign(x, 5), x + 1})` does, in that order.
  *
+ * The order of side effects is the graph's, never the result list's: each element of a
+ * sequential sees the assignments of the elements before it; an op is computed once, at its first
+ * position in that order (later assignments do not change its value); a read that no sequential
+ * orders against an assignment sees the value at the start of the run; a persistent tensor listed
+ * itself as a result is its value after the run. Two assignments to one tensor that no sequential
+ * orders are refused (::NG_ERR_INVALID_ARGUMENT). docs/transformer.md has examples.
+ *
  * A computation must not be run from two threads at once; different computations may.
  */
 #ifndef NANOGRAPH_EXEC_H

@@ -1,7 +1,10 @@
 #include "passes/exec_graph.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/checked_math.hpp"
 #include "core/error.hpp"
@@ -21,59 +24,157 @@ int64_t Node::numel() const {
 
 namespace {
 
-// Depth-first, post-order walk over the user's ops. `value_of` maps an op to the node holding
-// its value; `version` maps a persistent op to the node holding its current content (the leaf,
-// or the last Assign to it emitted so far).
+// The persistent tensors' versions visible at one point of the order: tensor -> node holding
+// its content there (the leaf, or the last Assign to it). Tensors absent from the map have their
+// content at the start of the run.
+using Versions = std::map<const Op *, int32_t>;
+using Context = std::shared_ptr<const Versions>;
+
+// Builds the nodes. Every op's value is computed at its first position: the op is visited once,
+// in the context (the versions) of that position. Sequentials give positions: element k is
+// visited in the context its sequential starts in, plus the side effects of elements 0..k-1.
+// Every other op's arguments are visited in the op's own context (they are not ordered among
+// themselves). Ops that no sequential reaches are visited in the context of the start of the run.
 class Builder {
 public:
-    explicit Builder(ExecGraph &g) : g_(g) {}
+    explicit Builder(ExecGraph &g) : g_(g), start_(std::make_shared<const Versions>()) {}
 
-    int32_t visit(const Op *op) {
-        if (op->kind == OpKind::AssignableTensor) return current_version(op);
-        auto found = value_of_.find(op);
-        if (found != value_of_.end()) {
-            if (found->second == kInProgress)
-                throw invalid_argument("the graph has a cycle through ", op->name);
-            return found->second;
+    // Visits every sequential the results reach before anything else, outermost first (a
+    // sequential is created after everything it contains), so an op inside a sequential is
+    // positioned there whatever the order of the result list.
+    void position_sequentials(const std::vector<const Op *> &results) {
+        std::vector<const Op *> sequentials;
+        std::unordered_set<const Op *> seen;
+        std::vector<const Op *> stack(results.begin(), results.end());
+        while (!stack.empty()) {
+            const Op *op = stack.back();
+            stack.pop_back();
+            if (!seen.insert(op).second) continue;
+            if (op->kind == OpKind::Sequential) sequentials.push_back(op);
+            stack.insert(stack.end(), op->args.begin(), op->args.end());
+            stack.insert(stack.end(), op->control_deps.begin(), op->control_deps.end());
         }
-        value_of_[op] = kInProgress;
-        for (const Op *dep : op->control_deps) visit(dep);
-
-        int32_t id;
-        if (op->kind == OpKind::Sequential) {
-            if (op->args.empty()) throw invalid_argument(op->name, " is an empty sequential");
-            id = -1;
-            for (const Op *element : op->args) id = visit(element);  // value of the last
-        } else if (op->kind == OpKind::Assign) {
-            const Op *target = op->args.at(0);
-            int32_t rhs = visit(op->args.at(1));
-            int32_t old = current_version(target);
-            id = emit(op, {old, rhs});
-            version_[target] = id;
-            g_.side_effects.push_back(id);
-        } else {
-            std::vector<int32_t> args;
-            args.reserve(op->args.size());
-            for (const Op *a : op->args) args.push_back(visit(a));
-            id = emit(op, std::move(args));
-        }
-        value_of_[op] = id;
-        return id;
+        std::sort(sequentials.begin(), sequentials.end(),
+                  [](const Op *a, const Op *b) { return a->id > b->id; });
+        for (const Op *s : sequentials) visit(s, start_);
     }
 
-    int32_t leaf(const Op *op) { return current_version(op); }
+    int32_t visit_result(const Op *op) { return visit(op, start_); }
+
+    // The content of the tensor whose version node is `v` once every assignment has run.
+    int32_t final_version(int32_t v) const {
+        for (auto next = overwritten_by_.find(v); next != overwritten_by_.end();
+             next = overwritten_by_.find(v))
+            v = next->second;
+        return v;
+    }
+
     bool has_leaf(const Op *op) const { return leaf_of_.count(op) != 0; }
     int32_t leaf_node(const Op *op) const { return leaf_of_.at(op); }
 
 private:
     static constexpr int32_t kInProgress = -2;
+    using Effects = Versions;  // the last assign of each tensor an op's evaluation writes
 
-    int32_t current_version(const Op *op) {
-        auto v = version_.find(op);
-        if (v != version_.end()) return v->second;
-        int32_t id = emit(op, {});
-        leaf_of_[op] = id;
-        version_[op] = id;
+    struct Visited {
+        int32_t node;
+        Effects effects;
+    };
+
+    int32_t visit(const Op *op, const Context &ctx) {
+        Effects ignored;
+        return visit(op, ctx, ignored);
+    }
+
+    // Visits `op` in `ctx`; adds the side effects of its evaluation to `effects`.
+    int32_t visit(const Op *op, const Context &ctx, Effects &effects) {
+        if (op->kind == OpKind::AssignableTensor) return version(op, *ctx);
+        auto found = visited_.find(op);
+        if (found != visited_.end()) {
+            if (found->second.node == kInProgress)
+                throw invalid_argument("the graph has a cycle through ", op->name);
+            merge(effects, found->second.effects);
+            return found->second.node;
+        }
+        visited_[op] = Visited{kInProgress, {}};
+        Effects own;
+        // Control dependencies run before the op: its arguments see their side effects.
+        Context here = ctx;
+        for (const Op *dep : op->control_deps) {
+            Effects step;
+            visit(dep, here, step);
+            merge(own, step);
+            here = after(here, step);
+        }
+
+        int32_t id;
+        if (op->kind == OpKind::Sequential) {
+            if (op->args.empty()) throw invalid_argument(op->name, " is an empty sequential");
+            id = -1;
+            for (const Op *element : op->args) {
+                Effects step;
+                id = visit(element, here, step);  // the value of the last element
+                merge(own, step);
+                here = after(here, step);
+            }
+        } else if (op_kind_class(op->kind) == OpClass::Assignment) {
+            const Op *target = op->args.at(0);
+            int32_t rhs = visit(op->args.at(1), here, own);
+            // The value is computed before the write, after the side effects that produced it.
+            int32_t old = version(target, *after(here, own));
+            id = emit(op, {old, rhs});
+            auto overwritten = overwritten_by_.emplace(old, id);
+            if (!overwritten.second)
+                throw invalid_argument("two assignments to ", target->name, " (",
+                                       g_.nodes[overwritten.first->second].origin->name, " and ",
+                                       op->name, ") are not ordered by a sequential");
+            own[target] = id;
+            g_.side_effects.push_back(id);
+        } else {
+            std::vector<int32_t> args;
+            args.reserve(op->args.size());
+            for (const Op *a : op->args) args.push_back(visit(a, here, own));
+            id = emit(op, std::move(args));
+        }
+        merge(effects, own);
+        visited_[op] = Visited{id, std::move(own)};
+        return id;
+    }
+
+    // The context after `effects` happened in `ctx`.
+    static Context after(const Context &ctx, const Effects &effects) {
+        if (effects.empty()) return ctx;
+        auto v = std::make_shared<Versions>(*ctx);
+        for (const auto &e : effects) (*v)[e.first] = e.second;
+        return v;
+    }
+
+    // Keeps, per tensor, the later of two versions (assignments to one tensor form a chain).
+    void merge(Effects &into, const Effects &from) const {
+        for (const auto &e : from) {
+            auto it = into.find(e.first);
+            if (it == into.end())
+                into.insert(e);
+            else if (is_before(it->second, e.second))
+                it->second = e.second;
+        }
+    }
+
+    // Whether version node `a` is overwritten, directly or not, to give version node `b`.
+    bool is_before(int32_t a, int32_t b) const {
+        for (int32_t v = b; op_kind_class(g_.nodes[v].kind) == OpClass::Assignment;
+             v = g_.nodes[v].args[0])
+            if (g_.nodes[v].args[0] == a) return true;
+        return false;
+    }
+
+    int32_t version(const Op *tensor, const Versions &versions) {
+        auto v = versions.find(tensor);
+        if (v != versions.end()) return v->second;
+        auto leaf = leaf_of_.find(tensor);
+        if (leaf != leaf_of_.end()) return leaf->second;
+        int32_t id = emit(tensor, {});
+        leaf_of_[tensor] = id;
         return id;
     }
 
@@ -90,9 +191,10 @@ private:
     }
 
     ExecGraph &g_;
-    std::unordered_map<const Op *, int32_t> value_of_;
-    std::unordered_map<const Op *, int32_t> version_;
+    Context start_;
+    std::unordered_map<const Op *, Visited> visited_;
     std::unordered_map<const Op *, int32_t> leaf_of_;
+    std::unordered_map<int32_t, int32_t> overwritten_by_;  // version node -> assign writing over it
 };
 
 }  // namespace
@@ -101,7 +203,12 @@ ExecGraph ExecGraph::from_ops(const std::vector<const Op *> &results,
                               const std::vector<const Op *> &params) {
     ExecGraph g;
     Builder b(g);
-    for (const Op *r : results) g.results.push_back(b.visit(r));
+    b.position_sequentials(results);
+    for (const Op *r : results) g.results.push_back(b.visit_result(r));
+    // A persistent tensor listed as a result is its state after the run.
+    for (size_t i = 0; i < results.size(); ++i)
+        if (results[i]->kind == OpKind::AssignableTensor)
+            g.results[i] = b.final_version(g.results[i]);
     for (const Op *p : params) g.params.push_back(b.has_leaf(p) ? b.leaf_node(p) : -1);
     return g;
 }

@@ -1,11 +1,12 @@
 // The compiler's own copy of a computation's graph. Nodes are stored in schedule order (every
-// arg before its user), which is also the order side effects happen in; passes may drop or merge
-// nodes but never reorder them.
+// arg before its user); passes may drop or merge nodes but never reorder them.
 //
-// Assignments are in SSA form: an Assign node's value is the new content of its persistent
-// tensor, and every later read of that tensor reads the Assign node. So two reads of the same
-// tensor on either side of an assignment are different values (CSE cannot merge them), while the
-// data edges alone order every read after the write it must see.
+// Assignments are in SSA form: an Assign node's args are (the version it overwrites, the value)
+// and its value is the new content of its tensor. Which version a read sees is decided when the
+// graph is built, from the order the sequentials state (see from_ops), so it is a property of the
+// graph: no pass and no schedule can change it. Two reads of one tensor on either side of an
+// assignment are different values (CSE cannot merge them). The lowering keeps a copy of a version
+// that is still needed when an assignment overwrites its storage.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +40,11 @@ struct ExecGraph {
     std::vector<int32_t> params;        // leaf node of each parameter placeholder (-1 when unused)
     std::vector<int32_t> side_effects;  // Assign nodes: kept even when no result reads them
 
-    // Builds the graph of `results` from the user's ops (DFS in argument order; sequential's
-    // elements in the listed order, each op at most once; control dependencies first).
+    // Builds the graph of `results` from the user's ops. Each op is computed once, at its first
+    // position: element k of a sequential sees the side effects of elements 0..k-1 (and of
+    // whatever precedes the sequential); ops no sequential reaches see the tensors as they are at
+    // the start of the run; a persistent tensor listed as a result is its content after the run.
+    // Throws NG_ERR_INVALID_ARGUMENT for two assignments to one tensor that no sequential orders.
     static ExecGraph from_ops(const std::vector<const Op *> &results,
                               const std::vector<const Op *> &params);
 

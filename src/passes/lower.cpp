@@ -1,6 +1,7 @@
 #include "passes/lower.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include "core/checked_math.hpp"
@@ -15,6 +16,8 @@ Lowering::Lowering(const ExecGraph &g, const std::vector<std::vector<int64_t>> &
     uses.assign(n, 0);
     fused.assign(n, 0);
     version.assign(n, 0);
+    fused_into.assign(n, -1);
+    last_use.assign(n, -1);
 }
 
 int32_t Lowering::new_arena_buffer(DType dt, int64_t numel) {
@@ -69,11 +72,8 @@ Operand Lowering::read(int32_t id, const Axes &space) {
     const Value &v = values[id];
     if (v.buffer < 0) throw internal_error("node ", id, " read before it was lowered");
     if (version[id] != writes_to_buffer[v.buffer]) {
-        const Op *o = graph.nodes[id].origin;
-        throw unsupported(
-            "a value of ", o ? o->name : std::string("a persistent tensor"),
-            " is read after an assign overwrote the tensor it views; compute it after the assign "
-            "or copy it first");
+        // keep_what_assignment_overwrites makes this impossible.
+        throw internal_error("node ", id, " read after an assignment overwrote it");
     }
     return operand(v, graph.nodes[id].axes, space);
 }
@@ -105,7 +105,12 @@ void Lowering::count_uses() {
         for (size_t i = 0; i < n.args.size(); ++i)
             if (std::find(n.args.begin(), n.args.begin() + i, n.args[i]) == n.args.begin() + i)
                 ++uses[n.args[i]];
-    for (int32_t r : graph.results) ++uses[r];
+    for (int32_t j = 0; j < static_cast<int32_t>(graph.nodes.size()); ++j)
+        for (int32_t a : graph.nodes[j].args) last_use[a] = std::max(last_use[a], j);
+    for (int32_t r : graph.results) {
+        ++uses[r];
+        last_use[r] = INT32_MAX;
+    }
 }
 
 namespace {
@@ -151,7 +156,31 @@ void Lowering::mark_fusible() {
             if (!is_elementwise(producer.kind) || uses[p] != 1 || is_result[p]) continue;
             if (!same_axis_set(producer.axes, space)) continue;
             fused[p] = 1;
+            fused_into[p] = c;
         }
+    }
+}
+
+bool Lowering::fused_reads_buffer(int32_t id, int32_t buffer) const {
+    for (int32_t a : graph.nodes[id].args)
+        if (fused[a] ? fused_reads_buffer(a, buffer) : values[a].buffer == buffer) return true;
+    return false;
+}
+
+// The graph says which version of a tensor each node reads (exec_graph.hpp); the storage holds
+// one. Before an assignment overwrites it, the values read from it that are still needed after
+// the assignment are made: a fused computation that would run later runs now, and a value
+// stored there (the old content itself, or a view of it) is copied.
+void Lowering::keep_what_assignment_overwrites(int32_t assignment, int32_t buffer) {
+    for (int32_t i = 0; i < assignment; ++i) {
+        if (!fused[i] || fused_into[i] < assignment || !fused_reads_buffer(i, buffer)) continue;
+        fused[i] = 0;
+        lower_node(i);
+    }
+    for (int32_t i = 0; i < assignment; ++i) {
+        if (fused[i] || values[i].buffer != buffer || last_use[i] <= assignment) continue;
+        values[i] = pack(i, graph.nodes[i].axes);
+        version[i] = writes_to_buffer[values[i].buffer];
     }
 }
 

@@ -162,7 +162,7 @@ void lower_view(Lowering &L, int32_t id) {
 void lower_assign(Lowering &L, int32_t id) {
     const Node &n = L.graph.nodes[id];
     const int32_t target = n.args.at(0), rhs = n.args.at(1);
-    const Value &dst = L.values[target];
+    const Value dst = L.values[target];
     const Buffer &tb = L.plan.buffers.at(dst.buffer);
     if (tb.kind == Buffer::Kind::Param)
         throw unsupported(
@@ -172,6 +172,7 @@ void lower_assign(Lowering &L, int32_t id) {
     if (tb.kind != Buffer::Kind::Persistent)
         throw invalid_argument("assign target is not a persistent tensor");
     const Axes &space = L.graph.nodes[target].axes;
+    L.keep_what_assignment_overwrites(id, dst.buffer);
 
     Step s;
     s.shape = L.graph.nodes[target].shape();

@@ -19,10 +19,12 @@ public:
     const ExecGraph &graph;
     const std::vector<std::vector<int64_t>> &param_strides;  // empty: row-major parameters
     Plan plan;
-    std::vector<Value> values;     // per node; buffer -1 until lowered (or when fused away)
-    std::vector<int32_t> uses;     // how many args/results refer to each node
-    std::vector<char> fused;       // node is computed inside its consumer's program
-    std::vector<int32_t> version;  // per node: writes to its buffer seen when it was lowered
+    std::vector<Value> values;        // per node; buffer -1 until lowered (or when fused away)
+    std::vector<int32_t> uses;        // how many args/results refer to each node
+    std::vector<char> fused;          // node is computed inside its consumer's program
+    std::vector<int32_t> version;     // per node: writes to its buffer seen when it was lowered
+    std::vector<int32_t> fused_into;  // per fused node: its consumer
+    std::vector<int32_t> last_use;    // per node: its last consumer (INT32_MAX for a result)
 
     int32_t new_arena_buffer(DType dt, int64_t numel);
     int32_t new_constant_buffer(DType dt, const std::vector<int64_t> &shape, const void *data);
@@ -30,12 +32,16 @@ public:
     // The value `v` (over `value_axes`) seen from an iteration space over `space` (by axis name):
     // axes of the space the value lacks get stride 0.
     Operand operand(const Value &v, const Axes &value_axes, const Axes &space) const;
-    // Operand of node `id`'s value; checks it has not been overwritten since (SSA hazard).
+    // Operand of node `id`'s value (checked not to be overwritten since it was made).
     Operand read(int32_t id, const Axes &space);
     // Copies node `id`'s value into a new row-major arena buffer over `order` (a permutation of
     // its axes) and returns that value.
     Value pack(int32_t id, const Axes &order);
     int32_t add_step(Step step);
+    // Called by an assignment before it writes into `buffer`: makes the values read from it that
+    // are still needed afterwards (the assignment's target value then stays the buffer itself
+    // only in the caller's copy of it).
+    void keep_what_assignment_overwrites(int32_t assignment, int32_t buffer);
 
     // Bookkeeping of writes into persistent buffers (Assign).
     std::vector<int32_t> writes_to_buffer;
@@ -44,6 +50,7 @@ private:
     void lower_node(int32_t id);
     void count_uses();
     void mark_fusible();
+    bool fused_reads_buffer(int32_t id, int32_t buffer) const;
 };
 
 // Per-kind lowering, one file each.

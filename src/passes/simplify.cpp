@@ -69,7 +69,8 @@ int32_t algebraic_identity(const ExecGraph &g, const Node &n) {
 }
 
 bool foldable(const ExecGraph &g, const Node &n) {
-    if (n.is_leaf() || n.kind == OpKind::Assign || n.kind == OpKind::Sequential || n.args.empty())
+    if (n.is_leaf() || op_kind_class(n.kind) == OpClass::Assignment ||
+        n.kind == OpKind::Sequential || n.args.empty())
         return false;
     for (int32_t a : n.args)
         if (!g.nodes[a].is_constant()) return false;
@@ -115,7 +116,8 @@ void simplify(ExecGraph &g, const PlanRunner &run_plan) {
         for (int32_t &a : n.args) a = rep[a];
         rep[i] = i;
         // Persistent values and writes are identities, never interchangeable.
-        if ((n.is_leaf() && !n.is_constant()) || n.kind == OpKind::Assign) continue;
+        if ((n.is_leaf() && !n.is_constant()) || op_kind_class(n.kind) == OpClass::Assignment)
+            continue;
 
         int32_t same = algebraic_identity(g, n);
         if (same >= 0) {
