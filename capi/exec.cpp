@@ -123,13 +123,13 @@ NG_API void ng_computation_destroy(ng_computation_t *c) {
 
 NG_API int32_t ng_computation_num_params(const ng_computation_t *c) {
     return call_returning("ng_computation_num_params", int32_t{-1}, [&] {
-        return static_cast<int32_t>(computation_of(c, "c").params().size());
+        return static_cast<int32_t>(computation_of(c, "c").param_info().size());
     });
 }
 
 NG_API int32_t ng_computation_num_results(const ng_computation_t *c) {
     return call_returning("ng_computation_num_results", int32_t{-1}, [&] {
-        return static_cast<int32_t>(computation_of(c, "c").results().size());
+        return static_cast<int32_t>(computation_of(c, "c").result_info().size());
     });
 }
 
@@ -138,7 +138,7 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
                                       int32_t num_outputs) {
     return call("ng_computation_run", [&] {
         ng::Computation &comp = computation_of(c, "c");
-        const size_t np = comp.params().size(), nr = comp.plan().results.size();
+        const size_t np = comp.param_info().size(), nr = comp.plan().results.size();
         if (num_inputs != static_cast<int64_t>(np))
             throw ng::invalid_argument("num_inputs is ", num_inputs, ", but the computation has ",
                                        np, " parameters");
@@ -191,10 +191,14 @@ NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *
         ng::Transformer &tr = transformer_of(t, "t");
         require(out, "out");
         const ng::Op *op = persistent_of(persistent, "persistent");
-        if (!tr.has_value(op) && !(op->flags() & ng::kFlagConstant))
+        if (!tr.has_value(op->uid) && !(op->flags() & ng::kFlagConstant))
             throw ng::not_found(
                 op->name, " has no value yet (never set, and no computation using it has run)");
-        const ng::Tensor &v = tr.value(op);
+        // A constant's value comes from its data; any other tensor has one already.
+        ng::PersistentSpec spec;
+        spec.info = ng::describe_persistent(*op);
+        if (spec.info.is_constant()) spec.constant_data = op->attrs.data;
+        const ng::Tensor &v = tr.value(spec);
         ng::Tensor copy = ng::Tensor::zeros(v.dtype(), v.shape());
         copy.copy_from(v);
         *out = new_tensor_handle(std::move(copy));
@@ -207,7 +211,7 @@ NG_API ng_status_t ng_transformer_set_value(ng_transformer_t *t, const ng_op_t *
         ng::Transformer &tr = transformer_of(t, "t");
         const ng::Op *op = persistent_of(persistent, "persistent");
         if (op->flags() & ng::kFlagConstant) throw ng::invalid_argument(op->name, " is a constant");
-        tr.set_value(op, tensor_of(value, "value"));
+        tr.set_value(ng::describe_persistent(*op), tensor_of(value, "value"));
     });
 }
 

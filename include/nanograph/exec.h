@@ -4,7 +4,14 @@
  *
  * A transformer holds the values of every persistent tensor (placeholders, persistent tensors,
  * variables) used by the computations made on it, and shares them between those computations.
- * Initializers (initial values) run once, before the first run that needs them.
+ * Initializers (initial values) run once, before the first run that needs them. A value belongs to
+ * its op alone: an op created later never sees it, even one that reuses the memory of a destroyed
+ * op.
+ *
+ * Graphs, transformers, computations and tensors may be destroyed in any order. A computation
+ * holds everything it needs (its copy of the graph and axes, the descriptions and compiled
+ * initializers of its persistent tensors) and keeps its transformer's values alive, so it runs,
+ * initializers included, after its graph and its transformer handle are gone.
  *
  * A computation is compiled once from result ops and parameter placeholders: the compiler works
  * on its own copy of the graph (dead code, common subexpressions, constant folding, algebraic

@@ -11,6 +11,12 @@
  * thread-safe; reading and writing one tensor from several threads at once is the caller's to
  * synchronise.
  *
+ * A shape is valid when every dimension is >= 0 and the product of the dimensions, counting a 0
+ * as 1, fits in int64_t: so an empty tensor such as {0, 4, 5} is valid everywhere, while
+ * {0, 4, INT64_MAX} is refused everywhere (create, wrap, broadcast, reshape, DLPack import) with
+ * ::NG_ERR_INVALID_ARGUMENT. Every tensor a function returns has a valid shape, so its element
+ * count, copy and read never fail for its shape.
+ *
  * Accessors that cannot return a status return a documented failure value (-1, 0, NULL,
  * INT64_MIN) and set ng_last_status() / ng_last_error(); on success they clear the error.
  */

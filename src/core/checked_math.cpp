@@ -5,13 +5,17 @@
 namespace ng {
 
 int64_t checked_numel(const std::vector<int64_t> &shape, const char *what) {
-    int64_t n = 1;
+    // The product counting 0 as 1 must fit, so an empty tensor has row-major strides like any
+    // other; the element count is 0 as soon as one dimension is.
+    int64_t reach = 1;
+    bool empty = false;
     for (size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] < 0)
             throw invalid_argument(what, " dimension ", i, " is negative (", shape[i], ")");
-        n = checked_mul(n, shape[i], what);
+        if (shape[i] == 0) empty = true;
+        reach = checked_mul(reach, shape[i] == 0 ? int64_t{1} : shape[i], what);
     }
-    return n;
+    return empty ? 0 : reach;
 }
 
 size_t checked_bytes(int64_t numel, size_t elem_size, const char *what) {

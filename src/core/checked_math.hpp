@@ -22,7 +22,10 @@ inline int64_t checked_add(int64_t a, int64_t b, const char *what) {
     return r;
 }
 
-// Element count of a shape; throws for a negative dimension or an overflowing product.
+// Element count of a shape. The one rule of what shape is valid, applied to every tensor and
+// every value: no negative dimension, and the product of the dimensions counting 0 as 1 fits in
+// int64 (so {0, 4, INT64_MAX} is refused everywhere, like {4, INT64_MAX}: an empty tensor has
+// row-major strides and an extent like any other). Throws NG_ERR_INVALID_ARGUMENT otherwise.
 int64_t checked_numel(const std::vector<int64_t> &shape, const char *what);
 
 // numel * element size, also checked against SIZE_MAX and PTRDIFF_MAX.

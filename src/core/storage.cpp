@@ -37,12 +37,14 @@ void aligned_free(void *p) noexcept {
 
 std::shared_ptr<Storage> Storage::allocate_owned(size_t bytes, bool zeroed) {
     void *p = aligned_alloc_bytes(bytes, zeroed);
-    try {
-        return std::shared_ptr<Storage>(new Storage(p, bytes, true));
-    } catch (...) {
+    // The Storage owns p from here: if the shared_ptr's control block cannot be allocated, the
+    // unique_ptr keeps it and frees the block once, while unwinding.
+    std::unique_ptr<Storage> owner(new (std::nothrow) Storage(p, bytes, true));
+    if (!owner) {
         aligned_free(p);
-        throw;
+        throw std::bad_alloc();
     }
+    return std::shared_ptr<Storage>(std::move(owner));
 }
 
 std::shared_ptr<Storage> Storage::allocate(size_t bytes) {

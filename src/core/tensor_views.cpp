@@ -108,12 +108,19 @@ Tensor Tensor::slice(int32_t dim, int64_t start, int64_t stop, int64_t step) con
     } else {
         start = resolve(start, -1, n - 1);
         stop = resolve(stop, -1, n - 1);
-        length = start > stop ? (start - stop - 1) / -step + 1 : 0;
+        // -step overflows for INT64_MIN: divide by its magnitude as an unsigned number.
+        const uint64_t magnitude = uint64_t{0} - static_cast<uint64_t>(step);
+        length = start > stop
+                     ? static_cast<int64_t>(static_cast<uint64_t>(start - stop - 1) / magnitude) + 1
+                     : 0;
     }
     Layout layout = layout_;
     layout.shape[dim] = length;
-    if (length > 0) {
-        layout.offset += start * layout_.strides[dim];
+    // A view with no elements never addresses memory: its offset stays (wrapped empty tensors
+    // may have any strides).
+    if (length > 0 && layout.numel() > 0) {
+        layout.offset = checked_add(layout_.offset,
+                                    checked_mul(start, layout_.strides[dim], "offset"), "offset");
         layout.strides[dim] =
             length > 1 ? checked_mul(layout_.strides[dim], step, "strides") : layout_.strides[dim];
     }

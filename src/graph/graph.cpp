@@ -1,6 +1,8 @@
 // Graph: ownership of ops and axes, unique names, first construction error.
 #include "graph/graph.hpp"
 
+#include <atomic>
+
 #include "core/error.hpp"
 
 namespace ng {
@@ -27,6 +29,15 @@ const Axis *Graph::axis(const std::string &name, int64_t length, const Axes &com
     return axes_.back().get();
 }
 
+namespace {
+
+uint64_t next_op_uid() noexcept {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
 Op *Graph::add(std::unique_ptr<Op> op) {
     const std::string base = op->name.empty() ? std::string(op_type_name(*op)) : op->name;
     std::string name = base;
@@ -40,6 +51,7 @@ Op *Graph::add(std::unique_ptr<Op> op) {
     op->name = name;
     op->graph = this;
     op->id = static_cast<int64_t>(ops_.size());
+    op->uid = next_op_uid();
     Op *stored = op.get();
     by_name_.emplace(name, stored);
     ops_.push_back(std::move(op));

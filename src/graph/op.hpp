@@ -130,7 +130,10 @@ struct Op {
     uint32_t magic = kOpMagic;
     OpKind kind = OpKind::AssignableTensor;
     Graph *graph = nullptr;
-    int64_t id = 0;    // creation order within the graph; stable sort key for passes
+    int64_t id = 0;  // creation order within the graph; stable sort key for passes
+    // Unique in the process and never reused (an op's address may be, after its graph is gone):
+    // the identity of a persistent tensor's value in a transformer.
+    uint64_t uid = 0;
     std::string name;  // unique within the graph
     DType dtype = 0;
     Axes axes;                       // the value's axes, in order

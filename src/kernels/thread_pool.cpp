@@ -10,8 +10,11 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
+
+#include "core/error.hpp"
 
 namespace ng {
 namespace {
@@ -92,8 +95,16 @@ ThreadPool::ThreadPool(int threads) : impl_(new Impl) {
     if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     impl_->threads = threads;
     try {
-        for (int i = 1; i < threads; ++i)
-            impl_->workers.emplace_back([impl = impl_] { impl->worker_loop(); });
+        for (int i = 1; i < threads; ++i) {
+            try {
+                impl_->workers.emplace_back([impl = impl_] { impl->worker_loop(); });
+            } catch (const std::system_error &e) {
+                // pthread_create's EAGAIN: no memory for the thread (or the system's limit).
+                if (e.code() != std::errc::resource_unavailable_try_again) throw;
+                throw Error(NG_ERR_OUT_OF_MEMORY, concat("cannot start pool thread ", i, " of ",
+                                                         threads, ": ", e.what()));
+            }
+        }
     } catch (...) {
         impl_->shutdown();
         delete impl_;

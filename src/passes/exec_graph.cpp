@@ -126,7 +126,7 @@ private:
             auto overwritten = overwritten_by_.emplace(old, id);
             if (!overwritten.second)
                 throw invalid_argument("two assignments to ", target->name, " (",
-                                       g_.nodes[overwritten.first->second].origin->name, " and ",
+                                       g_.nodes[overwritten.first->second].name, " and ",
                                        op->name, ") are not ordered by a sequential");
             own[target] = id;
             g_.side_effects.push_back(id);
@@ -185,7 +185,8 @@ private:
         n.axes = op->axes;
         n.args = std::move(args);
         n.attrs = op->attrs;
-        n.origin = op;
+        n.name = op->name;
+        n.uid = op->uid;
         g_.nodes.push_back(std::move(n));
         return static_cast<int32_t>(g_.nodes.size() - 1);
     }

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "graph/op.hpp"
@@ -22,9 +24,11 @@ struct Node {
     Axes axes;
     std::vector<int32_t> args;
     OpAttrs attrs;
-    // The user's op this node came from: names in messages, and for AssignableTensor the key of
-    // its persistent value in the transformer. Null for nodes the compiler made.
-    const Op *origin = nullptr;
+    // Copied from the user's op this node came from (empty / 0 for nodes the compiler made), so
+    // the compiled graph never refers to the user's graph: the name for messages, and the op's
+    // process-wide uid, which for an AssignableTensor keys its persistent value in a transformer.
+    std::string name;
+    uint64_t uid = 0;
 
     bool is_constant() const {
         return kind == OpKind::AssignableTensor && (attrs.flags & kFlagConstant);
@@ -39,6 +43,7 @@ struct ExecGraph {
     std::vector<int32_t> results;       // node of each result
     std::vector<int32_t> params;        // leaf node of each parameter placeholder (-1 when unused)
     std::vector<int32_t> side_effects;  // Assign nodes: kept even when no result reads them
+    std::vector<std::shared_ptr<const Axis>> owned_axes;  // see own_axes()
 
     // Builds the graph of `results` from the user's ops. Each op is computed once, at its first
     // position: element k of a sequential sees the side effects of elements 0..k-1 (and of
@@ -47,6 +52,10 @@ struct ExecGraph {
     // Throws NG_ERR_INVALID_ARGUMENT for two assignments to one tensor that no sequential orders.
     static ExecGraph from_ops(const std::vector<const Op *> &results,
                               const std::vector<const Op *> &params);
+
+    // Replaces the user's Axis objects in every node by copies `owned_axes` keeps alive, so the
+    // graph can be lowered again after the user's graph is destroyed.
+    void own_axes();
 
     // Replaces every use of node `from` by node `to` (to < from), in args and result lists.
     void forward(int32_t from, int32_t to);

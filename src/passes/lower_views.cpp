@@ -15,8 +15,8 @@ void lower_leaf(Lowering &L, int32_t id) {
         size_t bytes =
             checked_bytes(checked_numel(shape, "constant"), dtype_size(n.dtype), "constant");
         if (n.attrs.data.size() != bytes)
-            throw internal_error("constant ", n.origin ? n.origin->name : "", " has ",
-                                 n.attrs.data.size(), " bytes of data, expected ", bytes);
+            throw internal_error("constant ", n.name, " has ", n.attrs.data.size(),
+                                 " bytes of data, expected ", bytes);
         L.values[id] =
             L.row_major(L.new_constant_buffer(n.dtype, shape, n.attrs.data.data()), shape);
         return;
@@ -29,7 +29,7 @@ void lower_leaf(Lowering &L, int32_t id) {
         b.param = static_cast<int32_t>(param - L.graph.params.begin());
     } else {
         b.kind = Buffer::Kind::Persistent;
-        b.persistent = n.origin;
+        b.persistent = n.uid;
     }
     const int32_t param_index = b.param;
     L.plan.buffers.push_back(std::move(b));
@@ -165,10 +165,8 @@ void lower_assign(Lowering &L, int32_t id) {
     const Value dst = L.values[target];
     const Buffer &tb = L.plan.buffers.at(dst.buffer);
     if (tb.kind == Buffer::Kind::Param)
-        throw unsupported(
-            "assign to ",
-            n.origin && !n.origin->args.empty() ? n.origin->args[0]->name : "a placeholder",
-            ", which is a parameter of this computation");
+        throw unsupported("assign to ", L.graph.nodes[target].name,
+                          ", which is a parameter of this computation");
     if (tb.kind != Buffer::Kind::Persistent)
         throw invalid_argument("assign target is not a persistent tensor");
     const Axes &space = L.graph.nodes[target].axes;

@@ -12,6 +12,7 @@ ExecGraph compile_graph(const std::vector<const Op *> &results,
     ExecGraph graph = ExecGraph::from_ops(results, params);
     num_source_nodes = static_cast<int32_t>(graph.nodes.size());
     simplify(graph, run_plan);
+    graph.own_axes();
     return graph;
 }
 

@@ -25,7 +25,7 @@ struct Buffer {
     DType dtype = 0;
     size_t bytes = 0;
     size_t arena_offset = 0;                  // Arena
-    const Op *persistent = nullptr;           // Persistent
+    uint64_t persistent = 0;                  // Persistent: the tensor's op uid
     std::shared_ptr<Storage> constant;        // Constant
     int32_t param = -1;                       // Param: index into the run's inputs
     int32_t first_step = -1, last_step = -1;  // liveness (Arena), filled by the planner

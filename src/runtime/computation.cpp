@@ -4,18 +4,13 @@
 #include <cstdint>
 
 #include "core/checked_math.hpp"
+#include "graph/queries.hpp"
 #include "passes/memory_plan.hpp"
 #include "passes/pipeline.hpp"
 
 namespace ng {
 
 namespace {
-
-std::vector<int64_t> shape_of(const Axes &axes) {
-    std::vector<int64_t> s;
-    for (const Axis *a : axes) s.push_back(a->length);
-    return s;
-}
 
 std::string describe_shape(const std::vector<int64_t> &shape) {
     std::string s = "(";
@@ -37,8 +32,10 @@ void check_params(const std::vector<const Op *> &params) {
 }  // namespace
 
 Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const Op *> &results,
-                         const std::vector<const Op *> &params)
-    : transformer_(std::move(t)), results_(results), params_(params) {
+                         const std::vector<const Op *> &params, std::vector<uint64_t> *compiling)
+    : transformer_(std::move(t)),
+      param_info_(describe_values(params)),
+      result_info_(describe_values(results)) {
     check_params(params);
     graph_ = compile_graph(
         results, params,
@@ -46,13 +43,36 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
             Executor(plan).run(bases, nullptr);
         },
         num_source_ops_);
-    for (const Op *p : params) param_strides_.push_back(row_major_strides(shape_of(p->axes)));
+    for (const ValueInfo &p : param_info_)
+        param_strides_.push_back(row_major_strides(p.axis_lengths));
+    std::vector<uint64_t> outermost;
+    compile_persistents(results, compiling ? *compiling : outermost);
     compile();
-    for (const Buffer &b : plan_.buffers)
-        if (b.kind == Buffer::Kind::Persistent && !transformer_->can_initialize(b.persistent))
+    for (const PersistentSpec *p : buffer_specs_)
+        if (p && p->info.is_placeholder() && !p->initializer &&
+            !transformer_->has_value(p->info.id))
             throw state_error(
-                "placeholder ", b.persistent->name,
+                "placeholder ", p->info.value.name,
                 " is neither a parameter of the computation nor has a value or an initial value");
+}
+
+// Copies what the runtime needs of every persistent tensor the graph uses, and compiles the
+// initializers of those the transformer has no value for yet.
+void Computation::compile_persistents(const std::vector<const Op *> &results,
+                                      std::vector<uint64_t> &compiling) {
+    std::unordered_map<uint64_t, const Op *> used;
+    for (const Node &n : graph_.nodes)
+        if (n.is_leaf()) used.emplace(n.uid, nullptr);
+    std::vector<Op *> roots;
+    for (const Op *r : results) roots.push_back(const_cast<Op *>(r));
+    walk_upstream(roots, false, [&](Op *op) {
+        auto at = used.find(op->uid);
+        if (at != used.end()) at->second = op;
+    });
+    for (const auto &u : used) {
+        if (u.second == nullptr) throw internal_error("persistent tensor ", u.first, " not found");
+        persistents_.emplace(u.first, compile_persistent(transformer_, *u.second, compiling));
+    }
 }
 
 // Lowers for the current parameter strides: views, BLAS flags and packing decisions all follow
@@ -64,31 +84,24 @@ void Computation::compile() {
     executor_.reset();
     plan_ = std::move(plan);
     bases_.assign(plan_.buffers.size(), nullptr);
+    buffer_specs_.assign(plan_.buffers.size(), nullptr);
+    for (size_t b = 0; b < plan_.buffers.size(); ++b)
+        if (plan_.buffers[b].kind == Buffer::Kind::Persistent)
+            buffer_specs_[b] = persistents_.at(plan_.buffers[b].persistent).get();
     forwarded_.assign(plan_.results.size(), false);
     executor_ = std::make_unique<Executor>(plan_);
 }
 
-namespace {
-
-bool same_shape(const std::vector<int64_t> &shape, const Axes &axes) {
-    if (shape.size() != axes.size()) return false;
-    for (size_t i = 0; i < axes.size(); ++i)
-        if (shape[i] != axes[i]->length) return false;
-    return true;
-}
-
-}  // namespace
-
 void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) const {
-    for (size_t i = 0; i < params_.size(); ++i) {
-        const Op *p = params_[i];
-        if (inputs[i]->dtype() != p->dtype)
-            throw dtype_error("input ", i, " (", p->name, ") has dtype ",
-                              dtype_name(inputs[i]->dtype()), ", expected ", dtype_name(p->dtype));
-        if (!same_shape(inputs[i]->shape(), p->axes))
-            throw axes_error("input ", i, " (", p->name, ") has shape ",
+    for (size_t i = 0; i < param_info_.size(); ++i) {
+        const ValueInfo &p = param_info_[i];
+        if (inputs[i]->dtype() != p.dtype)
+            throw dtype_error("input ", i, " (", p.name, ") has dtype ",
+                              dtype_name(inputs[i]->dtype()), ", expected ", dtype_name(p.dtype));
+        if (inputs[i]->shape() != p.axis_lengths)
+            throw axes_error("input ", i, " (", p.name, ") has shape ",
                              describe_shape(inputs[i]->shape()), ", expected ",
-                             describe_shape(shape_of(p->axes)));
+                             describe_shape(p.axis_lengths));
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         if (!outputs[i]) continue;
@@ -136,7 +149,7 @@ bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *cons
         if (forwarded_[j] && plan_.results[j].buffer == v.buffer) return false;
     if (!outputs[i]) return true;  // a new tensor overlaps nothing
     const AddressRange range = address_range(target);
-    for (size_t p = 0; p < params_.size(); ++p)
+    for (size_t p = 0; p < param_info_.size(); ++p)
         if (overlap(range, address_range(*inputs[p]))) return false;
     for (size_t j = 0; j < plan_.results.size(); ++j)
         if (j != i && outputs[j] && overlap(range, address_range(*outputs[j]))) return false;
@@ -158,7 +171,7 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     validate(inputs, outputs);
     // Inputs with other strides than the plan was made for: plan again (kept for later runs).
     bool restrided = false;
-    for (size_t i = 0; i < params_.size(); ++i) {
+    for (size_t i = 0; i < param_info_.size(); ++i) {
         if (inputs[i]->strides() == param_strides_[i]) continue;
         param_strides_[i].assign(inputs[i]->strides().begin(), inputs[i]->strides().end());
         restrided = true;
@@ -171,7 +184,7 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         case Buffer::Kind::Arena: bases_[b] = arena + buf.arena_offset; break;
         case Buffer::Kind::Constant: bases_[b] = static_cast<char *>(buf.constant->data()); break;
         case Buffer::Kind::Persistent:
-            bases_[b] = static_cast<char *>(transformer_->value(buf.persistent).data());
+            bases_[b] = static_cast<char *>(transformer_->value(*buffer_specs_[b]).data());
             break;
         case Buffer::Kind::Param: bases_[b] = static_cast<char *>(inputs[buf.param]->data()); break;
         }

@@ -1,21 +1,30 @@
 // A compiled computation: the passes' output (a Plan), its arena, and the binding of inputs,
-// persistent values and outputs at each run.
+// persistent values and outputs at each run. It owns everything it uses (its copy of the graph
+// and of the axes, the descriptions of its parameters and results, the specs and initializers of
+// its persistent tensors) and shares its transformer: the user's graph may be destroyed at any
+// time after it is compiled.
 #pragma once
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "passes/exec_graph.hpp"
 #include "runtime/executor.hpp"
 #include "passes/plan.hpp"
+#include "runtime/persistent.hpp"
 #include "runtime/transformer.hpp"
+#include "runtime/value_info.hpp"
 
 namespace ng {
 
 class Computation {
 public:
+    // Compiles `results` of the user's ops; nothing refers to them afterwards. `compiling` (for
+    // an initializer's computation) lists the persistent tensors whose initializers are being
+    // compiled around it (see compile_persistent).
     Computation(std::shared_ptr<Transformer> t, const std::vector<const Op *> &results,
-                const std::vector<const Op *> &params);
+                const std::vector<const Op *> &params, std::vector<uint64_t> *compiling = nullptr);
 
     // inputs: one tensor per parameter. outputs: one slot per result; a result whose slot is
     // null goes into a new tensor in fresh[i]. Everything is validated before anything runs.
@@ -24,8 +33,9 @@ public:
 
     const Plan &plan() const { return plan_; }
     int32_t num_source_ops() const { return num_source_ops_; }
-    const std::vector<const Op *> &params() const { return params_; }
-    const std::vector<const Op *> &results() const { return results_; }
+    // Copies taken at compile time: valid after the graph is destroyed.
+    const std::vector<ValueInfo> &param_info() const { return param_info_; }
+    const std::vector<ValueInfo> &result_info() const { return result_info_; }
     Transformer &transformer() { return *transformer_; }
 
 private:
@@ -34,9 +44,15 @@ private:
                      Tensor *const *outputs) const;
     void copy_result(size_t i, Tensor &out);
     void compile();
+    void compile_persistents(const std::vector<const Op *> &results,
+                             std::vector<uint64_t> &compiling);
 
     std::shared_ptr<Transformer> transformer_;
-    std::vector<const Op *> results_, params_;
+    std::vector<ValueInfo> param_info_, result_info_;
+    // The spec of each persistent tensor the plan reads or writes, by uid; and by buffer index
+    // for the current plan (null for other buffers).
+    std::unordered_map<uint64_t, std::shared_ptr<const PersistentSpec>> persistents_;
+    std::vector<const PersistentSpec *> buffer_specs_;
     Plan plan_;
     std::unique_ptr<Executor> executor_;
     std::shared_ptr<Storage> arena_;

@@ -1,15 +1,18 @@
-// The CPU transformer: owns the values of persistent tensors (keyed by their op), runs their
-// initializers once, and owns the thread pool every computation's kernels use.
+// The CPU transformer: owns the values of persistent tensors (keyed by their op's process-wide
+// uid, which no other op ever takes), runs their initializers once, and owns the thread pool
+// every computation's kernels use. It never refers to a user's graph: what it knows of each
+// tensor was copied when a computation was compiled or a value was set.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
 #include "core/tensor.hpp"
-#include "graph/op.hpp"
 #include "kernels/thread_pool.hpp"
+#include "runtime/persistent.hpp"
 
 namespace ng {
 
@@ -22,25 +25,33 @@ public:
     int threads() const { return pool_->size(); }
     ThreadPool *pool() { return pool_.get(); }
 
-    // The value of a persistent op, running its initializer first if it has none yet
-    // (zeros when it has no initial value, except placeholders: NG_ERR_STATE).
-    Tensor &value(const Op *persistent);
-    bool has_value(const Op *persistent) const;
-    // Whether value() can produce a value (has one, or an initializer, or is not a placeholder).
-    bool can_initialize(const Op *persistent) const;
-    void set_value(const Op *persistent, const Tensor &value);
+    // The value of a persistent tensor, created from `spec` first if there is none yet (its
+    // constant data, its initializer's result, or zeros; a placeholder without an initializer
+    // is NG_ERR_STATE).
+    Tensor &value(const PersistentSpec &spec);
+    bool has_value(uint64_t id) const;
+    // Copies `value` (of the tensor's dtype and shape) into the tensor's value, creating it.
+    void set_value(const PersistentInfo &info, const Tensor &value);
+    // Every value with what is known of its tensor, in no particular order (checkpoints).
+    void for_each_value(
+        const std::function<void(const PersistentInfo &, const Tensor &)> &visit) const;
 
 private:
-    Tensor initialize(const Op *persistent);
+    struct Entry {
+        PersistentInfo info;
+        Tensor value;
+    };
+    Tensor initialize(const PersistentSpec &spec);
 
     std::unique_ptr<ThreadPool> pool_;
-    std::unordered_map<const Op *, Tensor> values_;
-    std::vector<const Op *> initializing_;  // cycle detection
-    mutable std::recursive_mutex mutex_;
+    std::unordered_map<uint64_t, Entry> values_;
+    mutable std::recursive_mutex mutex_;  // initializers run computations that read values
 };
 
-// Copies `src` (over `src_axes`) into `dst` (over `dst_axes`), broadcasting by axis name.
-void copy_broadcast_by_name(const Tensor &src, const Axes &src_axes, Tensor &dst,
-                            const Axes &dst_axes, ThreadPool *pool);
+// Copies `src` (over the axes named `src_axes`) into `dst` (over `dst_axes`), broadcasting by
+// axis name.
+void copy_broadcast_by_name(const Tensor &src, const std::vector<std::string> &src_axes,
+                            Tensor &dst, const std::vector<std::string> &dst_axes,
+                            ThreadPool *pool);
 
 }  // namespace ng

@@ -1,0 +1,47 @@
+// A persistent tensor as the runtime knows it: everything copied from its op when a computation
+// is compiled, so values can be created, initialised, set and saved after the graph is gone.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "graph/op.hpp"
+#include "runtime/value_info.hpp"
+
+namespace ng {
+
+class Computation;
+class Transformer;
+
+// What a transformer keeps beside each value: its identity (the op's process-wide uid, never
+// taken by another op), name, dtype, axes and flags. Checkpoints are written from this.
+struct PersistentInfo {
+    uint64_t id = 0;
+    ValueInfo value;
+    uint32_t flags = 0;
+
+    std::vector<int64_t> shape() const { return value.axis_lengths; }
+    bool is_placeholder() const { return flags & kFlagInput; }
+    bool is_constant() const { return flags & kFlagConstant; }
+};
+
+// How a computation creates a persistent value that its transformer does not have yet.
+struct PersistentSpec {
+    PersistentInfo info;
+    std::vector<uint8_t> constant_data;  // a constant's elements, dense row-major
+    // Computes the initial value (null: zeros; refused for a placeholder). Compiled with the
+    // computation that uses the tensor, run at most once, at its first run.
+    std::shared_ptr<Computation> initializer;
+    ValueInfo initial_value;  // the initializer's result, broadcast by axis name into the value
+};
+
+PersistentInfo describe_persistent(const Op &op);
+
+// The spec of `op` for a computation on `t`: no initializer when `t` already has a value.
+// `compiling` lists the tensors whose initializers are being compiled (a cycle is refused).
+std::shared_ptr<const PersistentSpec> compile_persistent(const std::shared_ptr<Transformer> &t,
+                                                         const Op &op,
+                                                         std::vector<uint64_t> &compiling);
+
+}  // namespace ng
