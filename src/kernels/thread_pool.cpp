@@ -71,8 +71,6 @@ struct ThreadPool::Impl {
     }
 
     void worker_loop() {
-        // Named so that a host sees whose threads these are (top -H, gdb, /proc/<pid>/task/*/comm).
-        (void)pthread_setname_np(pthread_self(), kWorkerThreadName);
         inside_parallel_region = true;
         std::unique_lock<std::mutex> lock(mutex);
         uint64_t seen = generation;
@@ -98,6 +96,10 @@ ThreadPool::ThreadPool(int threads) : impl_(new Impl) {
         for (int i = 1; i < threads; ++i) {
             try {
                 impl_->workers.emplace_back([impl = impl_] { impl->worker_loop(); });
+                // Named so that a host sees whose threads these are (top -H, gdb,
+                // /proc/<pid>/task/*/comm); by the creator, so the name is there as soon as the
+                // pool is, even before the worker first runs.
+                (void)pthread_setname_np(impl_->workers.back().native_handle(), kWorkerThreadName);
             } catch (const std::system_error &e) {
                 // pthread_create's EAGAIN: no memory for the thread (or the system's limit).
                 if (e.code() != std::errc::resource_unavailable_try_again) throw;
