@@ -11,6 +11,7 @@
 #include "nanograph/jagged.h"
 #include "nanograph/graph.h"
 #include "nanograph/ops.h"
+#include "nanograph/segment.h"
 #include "nanograph/autodiff.h"
 #include "nanograph/train.h"
 #include "nanograph/exec.h"

@@ -48,5 +48,6 @@ void slice_adjoint(RuleContext &c);
 void pad_adjoint(RuleContext &c);
 void concat_adjoint(RuleContext &c);
 void sequential_adjoint(RuleContext &c);
+void segment_adjoint(RuleContext &c);  // SegmentSum, SegmentMax, SegmentGather
 
 }  // namespace ng::autodiff

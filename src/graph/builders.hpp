@@ -51,6 +51,17 @@ Op *one_hot(Op *x, const Axis *axis, DType dt);
 // and Unflatten so it is a view where x's layout allows and has their adjoints.
 Op *reshape(Op *x, const Axes &axes);
 
+// Jagged values (docs/shapes.md): values over a flat axis `along` of all real elements and
+// `splits`, an int64 op with one axis of length segments->length + 1. Reductions give
+// (segments, x's other axes...); gather gives (along, y's other axes...).
+Op *segment_reduce(OpKind kind, Op *x, const Axis *along, Op *splits,
+                   const Axis *segments);  // SegmentSum, SegmentMax
+Op *segment_gather(Op *y, const Axis *segments, Op *splits, const Axis *along);
+// Composites: mean (0 for an empty segment), min, and softmax / log-softmax over each segment
+// (x's axes, shifted by the segment's max).
+Op *segment_mean(Op *x, const Axis *along, Op *splits, const Axis *segments);
+Op *segment_min(Op *x, const Axis *along, Op *splits, const Axis *segments);
+Op *segment_softmax(Op *x, const Axis *along, Op *splits, const Axis *segments, bool log);
 Op *assign(Op *lhs, Op *rhs);
 Op *sequential(const std::vector<Op *> &ops);
 

@@ -78,6 +78,7 @@ enum class OpClass : int32_t {
     Normalization,  // softmax and its log
     View,           // the operand's elements, re-strided
     DataMovement,   // a new value made of the operands' elements
+    Segment,        // over the segments of a flat axis given by row splits (jagged values)
     Assignment,     // writes its second argument into its first
     Control,        // orders its arguments
 };

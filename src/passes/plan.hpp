@@ -54,7 +54,9 @@ struct Step {
         Gemm,         // see gemm fields; inputs[0] = A, inputs[1] = B, output = C
         Copy,         // inputs[0] -> output over shape
         Fill,         // output = value over shape
-        OneHot,  // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
+        OneHot,   // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
+        Segment,  // inputs (values, splits): reduce_fn Sum/Max over segments, or flag = gather;
+                  // m rows of the flat axis, n inner elements per row, k segments
     };
     Kind kind = Kind::Elementwise;
     kernels::Program program;

@@ -1,6 +1,7 @@
 #include "runtime/executor.hpp"
 
 #include "core/error.hpp"
+#include "kernels/segment.hpp"
 #include "kernels/thread_pool.hpp"
 
 namespace ng {
@@ -119,6 +120,16 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         break;
     }
     case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output); break;
+    case Step::Kind::Segment: {
+        const auto *splits = static_cast<const int64_t *>(p.inputs[1].data);
+        if (s.flag)
+            kernels::segment_gather(s.dtype, p.inputs[0].data, s.m, s.n, splits, s.k,
+                                    p.output.data);
+        else
+            kernels::segment_reduce(s.dtype, s.reduce_fn == kernels::ReduceFn::Max,
+                                    p.inputs[0].data, s.m, s.n, splits, s.k, p.output.data);
+        break;
+    }
     }
 }
 

@@ -1,0 +1,66 @@
+// Jagged values: SegmentSum, SegmentMax and SegmentGather. The operand is read as rows of its
+// flat (or segment) axis, each row holding the other axes contiguously; it is packed only when
+// its layout is not already that.
+#include "core/checked_math.hpp"
+#include "passes/lowering_context.hpp"
+
+namespace ng {
+
+namespace {
+
+// Whether `o` walks `shape` in row-major order (dimensions of length 1 ignored).
+bool is_row_major(const Operand &o, const std::vector<int64_t> &shape) {
+    int64_t expected = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] == 1) continue;
+        if (o.strides[d] != expected) return false;
+        expected *= shape[d];
+    }
+    return true;
+}
+
+// Node `id` read over `order`, packed into a row-major copy when it is not row-major already.
+Operand rows_of(Lowering &L, int32_t id, const Axes &order) {
+    std::vector<int64_t> shape;
+    for (const Axis *a : order) shape.push_back(a->length);
+    Operand o = L.read(id, order);
+    if (is_row_major(o, shape)) return o;
+    Value packed = L.pack(id, order);
+    return L.operand(packed, order, order);
+}
+
+}  // namespace
+
+void lower_segment(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    const int32_t x = n.args.at(0), splits = n.args.at(1);
+    const Node &xn = L.graph.nodes[x];
+    const Axis *from = n.attrs.axis;  // the flat axis (reductions) or the segment axis (gather)
+    Axes order{from};
+    int64_t inner = 1;
+    for (const Axis *a : xn.axes)
+        if (a->name != from->name) {
+            order.push_back(a);
+            inner *= a->length;
+        }
+    const Axis *to = n.axes.at(0);
+    const bool gather = n.kind == OpKind::SegmentGather;
+
+    Step s;
+    s.kind = Step::Kind::Segment;
+    s.dtype = n.dtype;
+    s.flag = gather;
+    s.reduce_fn = n.kind == OpKind::SegmentMax ? kernels::ReduceFn::Max : kernels::ReduceFn::Sum;
+    s.m = gather ? to->length : from->length;  // rows of the flat axis
+    s.k = gather ? from->length : to->length;  // segments
+    s.n = inner;
+    s.inputs.push_back(rows_of(L, x, order));
+    s.inputs.push_back(rows_of(L, splits, L.graph.nodes[splits].axes));
+
+    int32_t buffer = L.new_arena_buffer(n.dtype, n.numel());
+    L.values[id] = L.row_major(buffer, n.shape());
+    s.output = L.operand(L.values[id], n.axes, n.axes);
+    L.add_step(std::move(s));
+}
+
+}  // namespace ng
