@@ -11,6 +11,7 @@ function(ng_label_tests_by_layer)
     "^internal_test_tensor_"              "core"
     "^test_tensor"                        "core,capi"
     "^test_(jagged|shape|reshape)"        "core,capi"
+    "^test_segment$"                      "graph,kernels,runtime"
     "^test_(graph|dot_export)$"           "graph"
     "^test_ops_"                          "graph"
     "^test_(autodiff|gradcheck_)"         "autodiff"
