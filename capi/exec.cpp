@@ -7,14 +7,10 @@
 #include "capi/boundary.hpp"
 #include "capi/graph_handle.hpp"
 #include "capi/tensor_handle.hpp"
+#include "capi/transformer_handle.hpp"
 #include "nanograph/exec.h"
 #include "runtime/computation.hpp"
 #include "runtime/transformer.hpp"
-
-struct ng_transformer {
-    uint32_t magic = ng::kTransformerMagic;
-    std::shared_ptr<ng::Transformer> impl;
-};
 
 struct ng_computation {
     uint32_t magic = ng::kComputationMagic;
@@ -29,13 +25,6 @@ struct ng_computation {
 namespace {
 
 using namespace ng::capi;
-
-ng::Transformer &transformer_of(const ng_transformer_t *t, const char *arg) {
-    require(t, arg);
-    if (t->magic != ng::kTransformerMagic)
-        throw ng::invalid_argument(arg, " is not a transformer handle");
-    return *t->impl;
-}
 
 ng::Computation &computation_of(const ng_computation_t *c, const char *arg) {
     require(c, arg);

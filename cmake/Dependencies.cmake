@@ -55,3 +55,18 @@ if(NG_BUILD_EXAMPLES)
     ng_missing("zlib for the examples' data loaders (or -DNG_BUILD_EXAMPLES=OFF)" zlib1g-dev)
   endif()
 endif()
+
+# Protocol Buffers: the library compiles the schemas it reads and writes (ONNX's onnx.proto, as
+# Debian's libonnx-dev ships it) with protoc into its own hidden objects, against the lite runtime,
+# which registers no descriptors globally and so survives dlopen/dlclose by a host.
+find_package(Protobuf QUIET)
+if(NOT Protobuf_FOUND OR NOT TARGET protobuf::libprotobuf-lite OR NOT Protobuf_PROTOC_EXECUTABLE)
+  ng_missing("Protocol Buffers (libprotobuf-lite and protoc)" "libprotobuf-dev protobuf-compiler")
+endif()
+find_file(NG_ONNX_PROTO onnx.proto PATHS /usr/include/onnx NO_DEFAULT_PATH)
+if(NOT NG_ONNX_PROTO)
+  find_file(NG_ONNX_PROTO onnx/onnx.proto)
+endif()
+if(NOT NG_ONNX_PROTO)
+  ng_missing("ONNX's schema onnx/onnx.proto" libonnx-dev)
+endif()

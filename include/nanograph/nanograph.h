@@ -15,5 +15,6 @@
 #include "nanograph/autodiff.h"
 #include "nanograph/train.h"
 #include "nanograph/exec.h"
+#include "nanograph/onnx.h"
 
 #endif

@@ -9,6 +9,7 @@ from ctypes import (CFUNCTYPE, Structure, c_char, c_char_p, c_double, c_float, c
 NG_VERSION_MAJOR = 0
 NG_VERSION_MINOR = 1
 NG_VERSION_PATCH = 0
+NG_ONNX_TRAINABLE = 1
 NG_OK = 0
 NG_ERR_INVALID_ARGUMENT = 1
 NG_ERR_AXES = 2
@@ -113,6 +114,7 @@ FUNCTIONS = {
     'exp': (c_void_p, (c_void_p, c_void_p,)),
     'expand_dims': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32,)),
     'flatten': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32, c_char_p,)),
+    'free': (None, (c_void_p,)),
     'graph_create': (c_void_p, ()),
     'graph_destroy': (None, (c_void_p,)),
     'graph_dot': (c_int32, (c_void_p, c_void_p, c_int32, c_char_p, c_size_t, c_void_p,)),
@@ -163,6 +165,12 @@ FUNCTIONS = {
     'negative': (c_void_p, (c_void_p, c_void_p,)),
     'not_equal': (c_void_p, (c_void_p, c_void_p, c_void_p,)),
     'one_hot': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32,)),
+    'onnx_export_bytes': (c_int32, (c_void_p, c_void_p, c_int32, c_void_p, c_int32, c_void_p, c_void_p,)),
+    'onnx_export_file': (c_int32, (c_void_p, c_void_p, c_int32, c_void_p, c_int32, c_char_p,)),
+    'onnx_export_trained_file': (c_int32, (c_void_p, c_void_p, c_void_p, c_int32, c_void_p, c_int32, c_char_p,)),
+    'onnx_import_bytes': (c_void_p, (c_void_p, c_size_t, c_void_p, c_void_p, c_int32, c_uint32,)),
+    'onnx_import_file': (c_void_p, (c_char_p, c_void_p, c_void_p, c_int32,)),
+    'onnx_import_file_with': (c_void_p, (c_char_p, c_void_p, c_void_p, c_int32, c_uint32,)),
     'op_add_control_dep': (c_int32, (c_void_p, c_void_p,)),
     'op_arg': (c_void_p, (c_void_p, c_int32,)),
     'op_axis': (c_void_p, (c_void_p, c_int32,)),
