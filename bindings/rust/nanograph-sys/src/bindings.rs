@@ -4,6 +4,7 @@ pub const NG_VERSION_MAJOR: u32 = 0;
 pub const NG_VERSION_MINOR: u32 = 1;
 pub const NG_VERSION_PATCH: u32 = 0;
 pub const NG_VERSION_STRING: &[u8; 6usize] = b"0.1.0\0";
+pub const NG_ONNX_TRAINABLE: u32 = 1;
 pub type __int32_t = ::std::os::raw::c_int;
 pub type __uint32_t = ::std::os::raw::c_uint;
 pub type __int64_t = ::std::os::raw::c_long;
@@ -1058,4 +1059,66 @@ extern "C" {
         persistent: *const ng_op_t,
         value: *const ng_tensor_t,
     ) -> ng_status_t;
+}
+extern "C" {
+    pub fn ng_free(p: *mut ::std::os::raw::c_void);
+}
+extern "C" {
+    pub fn ng_onnx_export_file(
+        g: *mut ng_graph_t,
+        results: *const *mut ng_op_t,
+        num_results: i32,
+        params: *const *mut ng_op_t,
+        num_params: i32,
+        path: *const ::std::os::raw::c_char,
+    ) -> ng_status_t;
+}
+extern "C" {
+    pub fn ng_onnx_export_bytes(
+        g: *mut ng_graph_t,
+        results: *const *mut ng_op_t,
+        num_results: i32,
+        params: *const *mut ng_op_t,
+        num_params: i32,
+        bytes: *mut *mut ::std::os::raw::c_void,
+        size: *mut usize,
+    ) -> ng_status_t;
+}
+extern "C" {
+    pub fn ng_onnx_export_trained_file(
+        t: *mut ng_transformer_t,
+        g: *mut ng_graph_t,
+        results: *const *mut ng_op_t,
+        num_results: i32,
+        params: *const *mut ng_op_t,
+        num_params: i32,
+        path: *const ::std::os::raw::c_char,
+    ) -> ng_status_t;
+}
+extern "C" {
+    pub fn ng_onnx_import_file(
+        path: *const ::std::os::raw::c_char,
+        dim_names: *const *const ::std::os::raw::c_char,
+        dim_lengths: *const i64,
+        num_dims: i32,
+    ) -> *mut ng_graph_t;
+}
+extern "C" {
+    pub fn ng_onnx_import_bytes(
+        bytes: *const ::std::os::raw::c_void,
+        size: usize,
+        dim_names: *const *const ::std::os::raw::c_char,
+        dim_lengths: *const i64,
+        num_dims: i32,
+        options: u32,
+    ) -> *mut ng_graph_t;
+}
+extern "C" {
+    pub fn ng_onnx_import_file_with(
+        path: *const ::std::os::raw::c_char,
+        dim_names: *const *const ::std::os::raw::c_char,
+        dim_lengths: *const i64,
+        num_dims: i32,
+        options: u32,
+    ) -> *mut ng_graph_t;
 }
