@@ -14,6 +14,7 @@
 #include "graph/axes_rules.hpp"
 #include "io/onnx_types.hpp"
 #include "nanograph/base.h"
+#include "runtime/computation.hpp"
 #include "runtime/transformer.hpp"
 
 namespace ng {
@@ -270,10 +271,15 @@ private:
         }
         case OpKind::OneHot: return one_hot(op);
         case OpKind::Assign:
-        case OpKind::Sequential: break;
+        case OpKind::Sequential:
+            throw unsupported("op ", op->name, " of type ", op_type_name(*op),
+                              " has no ONNX equivalent (ONNX models hold no state to assign)");
+        case OpKind::SegmentSum:
+        case OpKind::SegmentMax:
+        case OpKind::SegmentGather: break;
         }
         throw unsupported("op ", op->name, " of type ", op_type_name(*op),
-                          " has no ONNX equivalent (ONNX models hold no state to assign)");
+                          " has no ONNX equivalent in the exporter");
     }
 
     std::string emit_tensor(Op *op) {
@@ -284,10 +290,15 @@ private:
             return initializer(op->name, op->dtype, shape_of(op->axes),
                                d.empty() ? nullptr : d.data(), bytes);
         }
-        if ((op->flags() & kFlagInput) && !values_.has_value(op))
+        if ((op->flags() & kFlagInput) && !values_.has_value(op->uid))
             throw invalid_argument("placeholder ", op->name,
                                    " is neither among the parameters nor has a value");
-        const Tensor &v = values_.value(op);
+        // Its value in the transformer: computing the tensor alone runs its initializer first
+        // when it has no value yet.
+        Computation read(values_.shared_from_this(), {op}, {});
+        Tensor v;
+        Tensor *slot = nullptr;
+        read.run(nullptr, &slot, &v);
         std::string bytes(static_cast<size_t>(v.numel()) * v.element_size(), '\0');
         v.read(bytes.data(), bytes.size());
         return initializer(op->name, op->dtype, shape_of(op->axes), bytes.data(), bytes.size());

@@ -894,6 +894,69 @@ extern "C" {
     pub fn ng_sequential(g: *mut ng_graph_t, ops: *const *mut ng_op_t, n: i32) -> *mut ng_op_t;
 }
 extern "C" {
+    pub fn ng_segment_sum(
+        g: *mut ng_graph_t,
+        x: *mut ng_op_t,
+        along: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        segments: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_segment_mean(
+        g: *mut ng_graph_t,
+        x: *mut ng_op_t,
+        along: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        segments: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_segment_max(
+        g: *mut ng_graph_t,
+        x: *mut ng_op_t,
+        along: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        segments: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_segment_min(
+        g: *mut ng_graph_t,
+        x: *mut ng_op_t,
+        along: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        segments: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_segment_softmax(
+        g: *mut ng_graph_t,
+        x: *mut ng_op_t,
+        along: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        segments: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_segment_log_softmax(
+        g: *mut ng_graph_t,
+        x: *mut ng_op_t,
+        along: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        segments: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_segment_gather(
+        g: *mut ng_graph_t,
+        y: *mut ng_op_t,
+        segments: *const ng_axis_t,
+        splits: *mut ng_op_t,
+        along: *const ng_axis_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
     pub fn ng_deriv(g: *mut ng_graph_t, cost: *mut ng_op_t, wrt: *mut ng_op_t) -> *mut ng_op_t;
 }
 extern "C" {
