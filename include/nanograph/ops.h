@@ -746,6 +746,48 @@ NG_API ng_op_t *ng_assign(ng_graph_t *g, ng_op_t *lhs, ng_op_t *rhs);
  * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for n < 1.
  */
 NG_API ng_op_t *ng_sequential(ng_graph_t *g, ng_op_t *const *ops, int32_t n);
+/**
+ * @brief Writes rhs into a slice of lhs when the op runs (NumPy's `lhs[specs] = rhs`); the
+ * elements outside the slice keep their values. The op's value is lhs's new value.
+ *
+ * The slice is described as for ng_slice(); rhs is broadcast to the slice's axes (an axis the
+ * slice keeps whole has lhs's axis, a narrowed one an axis of the same name and its new
+ * length). When lhs is a placeholder that is a parameter of the computation, the write goes into
+ * the caller's input tensor.
+ * @param g The graph.
+ * @param lhs A placeholder, persistent tensor or variable (not a constant).
+ * @param specs One slice per axis of lhs, in lhs's axis order.
+ * @param n Number of specs: lhs's rank.
+ * @param rhs The value, of lhs's dtype, with axes among the slice's.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for an lhs that
+ * is not an assignable non-constant tensor, n different from lhs's rank or an index out of range;
+ * ::NG_ERR_AXES when rhs has an axis the slice lacks; ::NG_ERR_DTYPE when the dtypes differ.
+ */
+NG_API ng_op_t *ng_assign_slice(ng_graph_t *g, ng_op_t *lhs, const ng_slice_t *specs, int32_t n,
+                                ng_op_t *rhs);
+/**
+ * @brief Sets every element of a tensor to value when the op runs: ng_assign() of the value
+ * converted to the tensor's dtype.
+ * @param g The graph.
+ * @param persistent A placeholder, persistent tensor or variable (not a constant).
+ * @param value The value; for an integer dtype it must be an integer in the dtype's range.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_INVALID_ARGUMENT for a target
+ * that is not an assignable non-constant tensor or a value the dtype cannot hold.
+ */
+NG_API ng_op_t *ng_fill(ng_graph_t *g, ng_op_t *persistent, double value);
+/**
+ * @brief The value of an assignable tensor at this op's position in the order of side effects:
+ * assignments later in that order do not change it.
+ *
+ * In `ng_sequential({ng_value_of(x), ng_assign(x, v), ...})` it is x's value before the
+ * assignment, whatever else the computation returns. No derivative flows through it (like
+ * ng_stop_gradient()).
+ * @param g The graph.
+ * @param persistent An assignable tensor (constant, placeholder, persistent tensor or variable).
+ * @return The new op, with persistent's dtype and axes, or NULL (see the family's rules);
+ * ::NG_ERR_INVALID_ARGUMENT when persistent is another kind of op.
+ */
+NG_API ng_op_t *ng_value_of(ng_graph_t *g, ng_op_t *persistent);
 /**@}*/
 
 #ifdef __cplusplus

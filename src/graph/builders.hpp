@@ -40,6 +40,8 @@ Op *axes_with_order(Op *x, const Axes &axes);
 Op *cast_axes(Op *x, const Axes &axes);
 Op *expand_dims(Op *x, const Axis *axis, int32_t position);
 Op *slice(Op *x, const std::vector<SliceSpec> &slices);  // one spec per axis of x
+// The axes slice(x, slices) has; `stored` receives the checked, normalised specs.
+Axes sliced_axes(Op *x, const std::vector<SliceSpec> &slices, std::vector<SliceSpec> &stored);
 Op *pad(Op *x, const std::vector<std::pair<int64_t, int64_t>> &padding);
 Op *flatten(Op *x, const Axes &axes_to_merge,
             const std::string &new_name);  // consecutive axes of x
@@ -64,6 +66,9 @@ Op *segment_min(Op *x, const Axis *along, Op *splits, const Axis *segments);
 Op *segment_softmax(Op *x, const Axis *along, Op *splits, const Axis *segments, bool log);
 Op *assign(Op *lhs, Op *rhs);
 Op *sequential(const std::vector<Op *> &ops);
+Op *assign_slice(Op *lhs, const std::vector<SliceSpec> &slices, Op *rhs);
+Op *fill(Op *lhs, double value);  // assign(lhs, value as a scalar of lhs's dtype)
+Op *value_of(Op *tensor);
 
 // Composites built from the primitives above.
 Op *variance(Op *x, const Axes &axes);

@@ -16,14 +16,22 @@ void check_reducible(const Op *x, const Axes &axes) {
     positions_of(axes, x->axes, "the operand");
 }
 
+// A prediction and its target describe the same values: the same axes (by name and length, in
+// any order), never a broadcast of one over the other.
 void check_pair(const Op *y, const Op *t, const Axes &axes) {
     require_same_graph(y, t);
     require_same_dtype(y, t);
     check_reducible(y, {});
-    Axes both = align_by_name(y->axes, t->axes);
+    align_by_name(y->axes, t->axes);  // same names have the same lengths
+    bool same = y->axes.size() == t->axes.size();
+    for (const Axis *a : t->axes) same = same && find_by_name(y->axes, a->name) >= 0;
+    if (!same)
+        throw axes_error("the prediction ", y->name, " has axes ", describe(y->axes),
+                         " and the target ", t->name, " has axes ", describe(t->axes),
+                         "; they must be the same");
     if (!axes.empty()) {
         require_distinct_names(axes, "reduction axes");
-        positions_of(axes, both, "the operands");
+        positions_of(axes, y->axes, "the operands");
     }
 }
 
@@ -74,13 +82,14 @@ Op *cross_entropy_binary(Op *y, Op *t, const Axes &axes) {
                   binary(OpKind::Add, one,
                          unary(OpKind::Exp, unary(OpKind::Negative, unary(OpKind::Absolute, x)))));
         Op *loss = binary(OpKind::Add,
-                          binary(OpKind::Subtract, positive_part, binary(OpKind::Multiply, t, x)),
+                          binary(OpKind::Subtract, positive_part, binary(OpKind::Multiply, x, t)),
                           softplus_tail);
         return sum_unless_elementwise(loss, axes);
     }
-    Op *hit = binary(OpKind::Multiply, t, unary(OpKind::Log, y));
-    Op *miss = binary(OpKind::Multiply, binary(OpKind::Subtract, one, t),
-                      unary(OpKind::Log, binary(OpKind::Subtract, one, y)));
+    // y's operands lead, so the result has y's axes in y's order, as with logits above.
+    Op *hit = binary(OpKind::Multiply, unary(OpKind::Log, y), t);
+    Op *miss = binary(OpKind::Multiply, unary(OpKind::Log, binary(OpKind::Subtract, one, y)),
+                      binary(OpKind::Subtract, one, t));
     return sum_unless_elementwise(unary(OpKind::Negative, binary(OpKind::Add, hit, miss)), axes);
 }
 

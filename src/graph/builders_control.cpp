@@ -5,18 +5,52 @@
 
 namespace ng::build {
 
-Op *assign(Op *lhs, Op *rhs) {
-    require_same_graph(lhs, rhs);
+namespace {
+
+void require_writable(const Op *lhs) {
     if (!lhs->is_assignable())
         throw invalid_argument("the target ", lhs->name, " is a ", op_type_name(*lhs),
                                ", not an assignable tensor (l-tensor)");
     if (lhs->flags() & kFlagConstant)
         throw invalid_argument("the target ", lhs->name, " is a constant");
+}
+
+}  // namespace
+
+Op *assign(Op *lhs, Op *rhs) {
+    require_same_graph(lhs, rhs);
+    require_writable(lhs);
     require_same_dtype(lhs, rhs);
     positions_of(rhs->axes, lhs->axes, "the target");
     // The rhs is broadcast to the target's axes, in its order, so the assignment is a plain copy.
     Op *value = rhs->axes == lhs->axes ? rhs : broadcast(rhs, lhs->axes);
     return finish(make_op(OpKind::Assign, lhs->dtype, lhs->axes, {lhs, value}));
+}
+
+Op *assign_slice(Op *lhs, const std::vector<SliceSpec> &slices, Op *rhs) {
+    require_same_graph(lhs, rhs);
+    require_writable(lhs);
+    require_same_dtype(lhs, rhs);
+    std::vector<SliceSpec> stored;
+    Axes region = sliced_axes(lhs, slices, stored);
+    positions_of(rhs->axes, region, "the slice of the target");
+    Op *value = rhs->axes == region ? rhs : broadcast(rhs, region);
+    auto op = make_op(OpKind::AssignSlice, lhs->dtype, lhs->axes, {lhs, value});
+    op->attrs.slices = std::move(stored);
+    op->attrs.axes = std::move(region);
+    return finish(std::move(op));
+}
+
+Op *fill(Op *lhs, double value) {
+    require_writable(lhs);
+    return assign(lhs, scalar(*lhs->graph, lhs->dtype, value));
+}
+
+Op *value_of(Op *tensor) {
+    if (!tensor->is_assignable())
+        throw invalid_argument(tensor->name, " is a ", op_type_name(*tensor),
+                               ", not an assignable tensor");
+    return finish(make_op(OpKind::ValueOf, tensor->dtype, tensor->axes, {tensor}));
 }
 
 Op *sequential(const std::vector<Op *> &ops) {

@@ -135,12 +135,12 @@ Op *expand_dims(Op *x, const Axis *axis, int32_t position) {
     return broadcast(x, inserted(x->axes, axis, position));
 }
 
-Op *slice(Op *x, const std::vector<SliceSpec> &slices) {
+Axes sliced_axes(Op *x, const std::vector<SliceSpec> &slices, std::vector<SliceSpec> &stored) {
     if (slices.size() != x->axes.size())
         throw invalid_argument(slices.size(), " slice specs for operand ", x->name, " of rank ",
                                x->rank(), " ", describe(x->axes));
     Axes result;
-    std::vector<SliceSpec> stored;
+    stored.clear();
     for (size_t i = 0; i < slices.size(); ++i) {
         const Axis *axis = x->axes[i];
         SliceSpec s = checked_spec(slices[i], axis);
@@ -150,6 +150,12 @@ Op *slice(Op *x, const std::vector<SliceSpec> &slices) {
         const bool whole = s.start == 0 && s.step == 1 && count == axis->length;
         result.push_back(whole ? axis : x->graph->axis(axis->name, count));
     }
+    return result;
+}
+
+Op *slice(Op *x, const std::vector<SliceSpec> &slices) {
+    std::vector<SliceSpec> stored;
+    Axes result = sliced_axes(x, slices, stored);
     auto op = make_op(OpKind::Slice, x->dtype, std::move(result), {x});
     op->attrs.slices = std::move(stored);
     return finish(std::move(op));

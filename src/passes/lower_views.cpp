@@ -100,7 +100,8 @@ void lower_view(Lowering &L, int32_t id) {
     case OpKind::Broadcast:
     case OpKind::AxesWithOrder: v.layout = restride_by_name(L.values[arg], a.axes, n.axes); break;
     case OpKind::CastAxes:
-    case OpKind::StopGradient: v.layout = in; break;
+    case OpKind::StopGradient:
+    case OpKind::ValueOf: v.layout = in; break;
     case OpKind::Slice: v.layout = slice_layout(in, n.attrs.slices, n.shape()); break;
     case OpKind::Unflatten: {
         v.layout.offset = in.offset;
@@ -163,17 +164,22 @@ void lower_assign(Lowering &L, int32_t id) {
     const Node &n = L.graph.nodes[id];
     const int32_t target = n.args.at(0), rhs = n.args.at(1);
     const Value dst = L.values[target];
-    const Buffer &tb = L.plan.buffers.at(dst.buffer);
-    if (tb.kind == Buffer::Kind::Param)
-        throw unsupported("assign to ", L.graph.nodes[target].name,
-                          ", which is a parameter of this computation");
-    if (tb.kind != Buffer::Kind::Persistent)
-        throw invalid_argument("assign target is not a persistent tensor");
-    const Axes &space = L.graph.nodes[target].axes;
+    // A parameter's buffer is the caller's input tensor: the write goes there.
+    const Buffer::Kind kind = L.plan.buffers.at(dst.buffer).kind;
+    if (kind != Buffer::Kind::Persistent && kind != Buffer::Kind::Param)
+        throw internal_error("assign target is not a persistent tensor");
+    const bool to_slice = n.kind == OpKind::AssignSlice;
+    const Axes &space = to_slice ? n.attrs.axes : L.graph.nodes[target].axes;
+    Value region = dst;
+    if (to_slice) {
+        std::vector<int64_t> shape;
+        for (const Axis *a : space) shape.push_back(a->length);
+        region.layout = slice_layout(dst.layout, n.attrs.slices, shape);
+    }
     L.keep_what_assignment_overwrites(id, dst.buffer);
 
     Step s;
-    s.shape = L.graph.nodes[target].shape();
+    s.shape = region.layout.shape;
     Operand src = L.read(rhs, space);
     // Writing a tensor from a differently-strided view of itself would read overwritten values.
     if (src.buffer == dst.buffer) {
@@ -196,7 +202,7 @@ void lower_assign(Lowering &L, int32_t id) {
         s.program.result = 1;
     }
     s.inputs.push_back(src);
-    s.output = L.operand(dst, space, space);
+    s.output = L.operand(region, space, space);
     L.add_step(std::move(s));
     ++L.writes_to_buffer[dst.buffer];
     L.values[id] = dst;
