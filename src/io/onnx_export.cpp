@@ -189,7 +189,8 @@ private:
         case OpKind::Sin: return unary("Sin", op);
         case OpKind::Cos: return unary("Cos", op);
         case OpKind::Tanh: return unary("Tanh", op);
-        case OpKind::StopGradient: return unary("Identity", op);
+        case OpKind::StopGradient:
+        case OpKind::ValueOf: return unary("Identity", op);
         case OpKind::CastAxes: return unary("Identity", op);
         case OpKind::Square: {
             const std::string &x = names_.at(op->args[0]);
@@ -271,6 +272,7 @@ private:
         }
         case OpKind::OneHot: return one_hot(op);
         case OpKind::Assign:
+        case OpKind::AssignSlice:
         case OpKind::Sequential:
             throw unsupported("op ", op->name, " of type ", op_type_name(*op),
                               " has no ONNX equivalent (ONNX models hold no state to assign)");
