@@ -15,6 +15,11 @@ if(NG_BUILD_BENCH)
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_all.py
                        $<TARGET_FILE:bench_transformer> --quick --only tiny_add --threads 2)
       set_tests_properties(bench_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+      # Segment ops, unpadded and padded, nanograph against NumPy and PyTorch at 10^4 elements.
+      add_test(NAME bench_segment_smoke
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_segment.py
+                       ${PROJECT_BINARY_DIR} --quick --reps 2)
+      set_tests_properties(bench_segment_smoke PROPERTIES LABELS "bench" TIMEOUT 120)
     endif()
   endif()
 endif()
