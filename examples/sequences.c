@@ -15,7 +15,8 @@
  * lengths; a program with varied batches would compile one computation per token budget), but
  * how those tokens fall into sequences changes from batch to batch.
  *
- * Prints the test accuracy after each epoch; exits with 1 if the last is below 78% (it reaches 82.0%). */
+ * Prints the test accuracy after each epoch; exits with 1 if the last is below 78% (it reaches
+ * 82.0%). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@ if(NG_BUILD_BENCH)
       add_test(NAME bench_segment_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_segment.py
                        ${PROJECT_BINARY_DIR} --quick --reps 2)
-      set_tests_properties(bench_segment_smoke PROPERTIES LABELS "bench" TIMEOUT 120)
+      set_tests_properties(bench_segment_smoke PROPERTIES LABELS "bench" TIMEOUT 120 RUN_SERIAL TRUE)
     endif()
   endif()
 endif()
