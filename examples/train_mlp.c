@@ -35,6 +35,7 @@ typedef struct options {
     uint64_t seed;
     int digits;
     const char *data_dir;
+    const char *export_onnx; /* NULL, or where to write the trained model as ONNX */
 } options_t;
 
 static void usage(FILE *to, const char *program) {
@@ -51,6 +52,8 @@ static void usage(FILE *to, const char *program) {
         "  --digits         train on examples/data/digits.csv.gz instead\n"
         "  --data-dir DIR   where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR
         ")\n"
+        "  --export-onnx PATH  after training, write the model (x: a batch of 1000 examples ->\n"
+        "                   logits) with its trained weights as an ONNX file\n"
         "  --help           this text\n",
         program);
 }
@@ -77,7 +80,7 @@ static int parse_double(const char *text, double *out) {
 
 /* Returns 0 to run, 1 when --help was given, 2 on a bad argument (after printing why). */
 static int parse_options(int argc, char **argv, options_t *o) {
-    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR};
+    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR, NULL};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return 1;
@@ -85,10 +88,11 @@ static int parse_options(int argc, char **argv, options_t *o) {
             o->digits = 1;
             continue;
         }
-        static const char *const valued[] = {"--epochs",  "--batch-size", "--lr",      "--lr-decay",
-                                             "--threads", "--seed",       "--data-dir"};
+        static const char *const valued[] = {"--epochs",   "--batch-size", "--lr",
+                                             "--lr-decay", "--threads",    "--seed",
+                                             "--data-dir", "--export-onnx"};
         int which = -1;
-        for (int k = 0; k < 7; ++k)
+        for (int k = 0; k < 8; ++k)
             if (strcmp(arg, valued[k]) == 0) which = k;
         if (which < 0) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", argv[0], arg);
@@ -121,6 +125,7 @@ static int parse_options(int argc, char **argv, options_t *o) {
             o->seed = (uint64_t)n;
             break;
         case 6: o->data_dir = value; break;
+        case 7: o->export_onnx = value; break;
         }
         if (bad) {
             fprintf(stderr, "%s: bad value '%s' for %s (try --help)\n", argv[0], value, arg);
@@ -402,6 +407,18 @@ int main(int argc, char **argv) {
         printf("epoch %d: test accuracy %.4f, %.1f s (learning rate %.3g)\n", epoch, acc,
                now_seconds() - started, learning_rate);
         fflush(stdout);
+    }
+    if (o.export_onnx) {
+        /* The evaluation graph with the trained weights: input "x", output "logits". */
+        if (ng_op_set_name(programs.eval_x, "x") != NG_OK ||
+            ng_op_set_name(programs.eval_logits, "logits") != NG_OK ||
+            ng_onnx_export_trained_file(session.transformer, model.graph, &programs.eval_logits, 1,
+                                        &programs.eval_x, 1, o.export_onnx) != NG_OK) {
+            fail("exporting the ONNX model");
+            goto done;
+        }
+        printf("wrote %s (input x: %d x %lld, output logits: %d x %d)\n", o.export_onnx, EVAL_BATCH,
+               (long long)train.features, EVAL_BATCH, train.classes);
     }
     status = 0;
 done:

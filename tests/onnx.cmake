@@ -25,6 +25,16 @@ set_tests_properties(onnx_checker PROPERTIES FIXTURES_REQUIRED onnx_models)
 add_test(NAME onnx_conformance
          COMMAND ${NG_ONNX_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/onnx/conformance.py
                  $<TARGET_FILE:nanograph> --data ${NG_ONNX_TESTDATA})
+# The MLP of train_mlp, exported, in ONNX Runtime (from PyPI into a virtual environment in the
+# build folder; skipped, exit code 77, where it cannot be installed).
+if(NG_BUILD_EXAMPLES)
+  add_test(NAME onnx_mlp_onnxruntime
+           COMMAND ${NG_ONNX_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/onnx/mlp_onnxruntime.py
+                   $<TARGET_FILE:train_mlp> $<TARGET_FILE:nanograph>
+                   ${PROJECT_SOURCE_DIR}/examples/data/digits.csv.gz
+                   ${CMAKE_CURRENT_BINARY_DIR}/onnx_mlp)
+  set_tests_properties(onnx_mlp_onnxruntime PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()
 if(NG_SANITIZE)
   # As for dlpack_peers: the interpreter is not instrumented.
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
@@ -33,4 +43,8 @@ if(NG_SANITIZE)
                   OUTPUT_VARIABLE NG_LIBSTDCXX OUTPUT_STRIP_TRAILING_WHITESPACE)
   set_tests_properties(onnx_conformance PROPERTIES
     ENVIRONMENT "LD_PRELOAD=${NG_LIBASAN} ${NG_LIBSTDCXX};ASAN_OPTIONS=detect_leaks=0")
+  if(TEST onnx_mlp_onnxruntime)
+    set_tests_properties(onnx_mlp_onnxruntime PROPERTIES
+      ENVIRONMENT "LD_PRELOAD=${NG_LIBASAN} ${NG_LIBSTDCXX};ASAN_OPTIONS=detect_leaks=0")
+  endif()
 endif()
