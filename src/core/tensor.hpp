@@ -39,12 +39,6 @@ struct Layout {
     bool has_broadcast_dims() const;
 };
 
-// Merges adjacent dimensions whose strides allow it across all layouts at once (seed 002's
-// flattening), so a loop over them iterates over fewer dimensions. All layouts must have the
-// same shape; size-1 dimensions are dropped. Returns the common coalesced shape; strides are
-// rewritten in place.
-Dims coalesce(Dims shape, std::vector<Dims *> strides);
-
 class Tensor {
 public:
     // Zero-filled, row-major. Throws NG_ERR_INVALID_ARGUMENT on negative/overflowing shapes.

@@ -1,5 +1,4 @@
-// Strides, extents and flattening of strided layouts (seed 000 "Dense L-Tensor Implementation",
-// seed 002 "flattening").
+// Strides, extents and checks of strided layouts.
 #include <algorithm>
 
 #include "core/checked_math.hpp"
@@ -65,42 +64,6 @@ bool Layout::has_broadcast_dims() const {
     for (size_t k = 0; k < shape.size(); ++k)
         if (shape[k] > 1 && strides[k] == 0) return true;
     return false;
-}
-
-Dims coalesce(Dims shape, std::vector<Dims *> strides) {
-    for (const Dims *s : strides)
-        if (s->size() != shape.size())
-            throw internal_error("coalesce: strides of rank ", s->size(), " for a shape of rank ",
-                                 shape.size());
-
-    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
-        // Nothing is touched: one empty dimension says so to every loop.
-        for (Dims *s : strides) *s = Dims{1};
-        return Dims{0};
-    }
-
-    Dims merged_shape;
-    std::vector<Dims> merged(strides.size());
-    for (size_t d = 0; d < shape.size(); ++d) {
-        if (shape[d] == 1) continue;
-        // Dimension d folds into the previous kept one when stepping the previous one once is
-        // the same as stepping d across its whole length, in every layout.
-        bool fold = !merged_shape.empty();
-        for (size_t t = 0; fold && t < strides.size(); ++t) {
-            int64_t span;
-            fold = !__builtin_mul_overflow((*strides[t])[d], shape[d], &span) &&
-                   merged[t].back() == span;
-        }
-        if (fold) {
-            merged_shape.back() *= shape[d];
-            for (size_t t = 0; t < strides.size(); ++t) merged[t].back() = (*strides[t])[d];
-        } else {
-            merged_shape.push_back(shape[d]);
-            for (size_t t = 0; t < strides.size(); ++t) merged[t].push_back((*strides[t])[d]);
-        }
-    }
-    for (size_t t = 0; t < strides.size(); ++t) *strides[t] = std::move(merged[t]);
-    return merged_shape;
 }
 
 }  // namespace ng

@@ -3,6 +3,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/error.hpp"
+#include "core/strided_space.hpp"
+
 namespace ng {
 
 namespace {
@@ -28,41 +31,30 @@ RowCopy row_copy_for(size_t element_size) {
 }  // namespace
 
 void copy_strided_elements(size_t element_size, const Dims &shape, const void *src,
-                           Dims src_strides, void *dst, Dims dst_strides) {
-    Dims dims = coalesce(shape, {&src_strides, &dst_strides});
-    if (!dims.empty() && dims[0] == 0) return;
-    if (dims.empty()) {  // a single element
-        std::memcpy(dst, src, element_size);
-        return;
-    }
-    const size_t rank = dims.size();
-    const int64_t size = static_cast<int64_t>(element_size);
-    const int64_t inner = dims[rank - 1];
-    const int64_t src_step = src_strides[rank - 1] * size, dst_step = dst_strides[rank - 1] * size;
-    const bool dense_rows = src_strides[rank - 1] == 1 && dst_strides[rank - 1] == 1;
+                           const Dims &src_strides, void *dst, const Dims &dst_strides) {
     RowCopy row = row_copy_for(element_size);
     if (row == nullptr) throw internal_error("copy of ", element_size, "-byte elements");
+    StridedSpace space;
+    space.reset("copy", shape);
+    space.add_operand("copy", dst_strides);
+    space.add_operand("copy", src_strides);
+    if (space.numel() == 0) return;
+    space.simplify_for(0);  // walk the destination in memory order
 
-    // An odometer over the outer dimensions; each position copies one row.
-    Dims index(rank - 1, 0);
+    const int64_t size = static_cast<int64_t>(element_size);
+    const int64_t inner = space.dim(space.rank() - 1);
+    const int64_t dst_step = space.last_stride(0) * size, src_step = space.last_stride(1) * size;
+    const bool dense_rows = space.last_stride(0) == 1 && space.last_stride(1) == 1;
     const char *s = static_cast<const char *>(src);
     char *d = static_cast<char *>(dst);
-    for (;;) {
+    space.for_each_row([&](const int64_t *offsets) {
+        char *to = d + offsets[0] * size;
+        const char *from = s + offsets[1] * size;
         if (dense_rows)
-            std::memcpy(d, s, static_cast<size_t>(inner) * element_size);
+            std::memcpy(to, from, static_cast<size_t>(inner) * element_size);
         else
-            row(inner, s, src_step, d, dst_step);
-        size_t k = rank - 1;
-        for (; k-- > 0;) {
-            s += src_strides[k] * size;
-            d += dst_strides[k] * size;
-            if (++index[k] < dims[k]) break;
-            s -= src_strides[k] * size * dims[k];
-            d -= dst_strides[k] * size * dims[k];
-            index[k] = 0;
-        }
-        if (k == SIZE_MAX) return;
-    }
+            row(inner, from, src_step, to, dst_step);
+    });
 }
 
 }  // namespace ng

@@ -1,6 +1,7 @@
 #include "runtime/executor.hpp"
 
 #include "core/error.hpp"
+#include "core/strided_space.hpp"
 #include "kernels/segment.hpp"
 #include "kernels/thread_pool.hpp"
 
@@ -14,35 +15,24 @@ kernels::Strided describe(const Operand &o) {
     return s;
 }
 
-// Calls body(index of element in `in`, index in `out`) over every point of `shape`.
+// Calls body(index of element in `in`, index in `out`) over every point of `shape`, in any order.
 template <class Body>
 void for_each_index(const std::vector<int64_t> &shape, const std::vector<int64_t> &in_strides,
                     const std::vector<int64_t> &out_strides, Body &&body) {
-    const size_t rank = shape.size();
-    for (int64_t d : shape)
-        if (d == 0) return;
     // Kept between calls (as the kernel drivers keep their iteration spaces) so that a warm run
     // does not allocate.
-    thread_local std::vector<int64_t> idx;
-    idx.assign(rank, 0);
-    int64_t in = 0, out = 0;
-    while (true) {
-        body(in, out);
-        size_t d = rank;
-        while (d > 0) {
-            --d;
-            if (++idx[d] < shape[d]) {
-                in += in_strides[d];
-                out += out_strides[d];
-                break;
-            }
-            in -= in_strides[d] * (shape[d] - 1);
-            out -= out_strides[d] * (shape[d] - 1);
-            idx[d] = 0;
-            if (d == 0) return;
-        }
-        if (rank == 0) return;
-    }
+    thread_local StridedSpace space;
+    space.reset("one_hot", shape);
+    space.add_operand("one_hot", in_strides);
+    space.add_operand("one_hot", out_strides);
+    if (space.numel() == 0) return;
+    space.simplify_for(1);
+    const int64_t length = space.dim(space.rank() - 1);
+    const int64_t in_step = space.last_stride(0), out_step = space.last_stride(1);
+    space.for_each_row([&](const int64_t *offsets) {
+        for (int64_t i = 0; i < length; ++i)
+            body(offsets[0] + i * in_step, offsets[1] + i * out_step);
+    });
 }
 
 void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strided &out) {

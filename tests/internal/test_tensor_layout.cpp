@@ -1,10 +1,12 @@
 // The parts of the tensor core that the C API does not reach directly: dense strides with
-// allocated sizes, extents, coalescing several layouts at once (seed 002 flattening), copies
-// between overlapping views of one storage, and the checked sizes of Tensor::zeros.
+// allocated sizes, extents, the strided walker (coalescing several layouts at once, rows in
+// memory order), copies between overlapping views of one storage, and the checked sizes of
+// Tensor::zeros.
 #include <cstdint>
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/strided_space.hpp"
 #include "core/tensor.hpp"
 
 // cmocka last: its macros would rewrite names in the standard headers.
@@ -56,38 +58,83 @@ void extents_cover_negative_and_zero_strides(void **) {
     assert_true(empty.is_row_major_contiguous());
 }
 
+// The space's shape and operand strides after drop_unit_dims() and coalesce().
+void expect_coalesced(const Dims &shape, std::vector<Dims> strides, const Dims &want_shape,
+                      const std::vector<Dims> &want_strides) {
+    ng::StridedSpace space;
+    space.reset("test", shape);
+    for (const Dims &s : strides) space.add_operand("test", s);
+    space.drop_unit_dims();
+    space.coalesce();
+    Dims got_shape;
+    for (int32_t d = 0; d < space.rank(); ++d) got_shape.push_back(space.dim(d));
+    expect_dims(got_shape, want_shape);
+    assert_int_equal(space.operands(), want_strides.size());
+    for (int32_t op = 0; op < space.operands(); ++op) {
+        Dims got;
+        for (int32_t d = 0; d < space.rank(); ++d) got.push_back(space.stride(op, d));
+        expect_dims(got, want_strides[op]);
+    }
+}
+
 void coalesce_merges_what_every_layout_allows(void **) {
     // A row-major (2, 3, 4) and a copy of it: everything folds into one run of 24.
-    Dims a = {12, 4, 1}, b = {12, 4, 1};
-    expect_dims(ng::coalesce({2, 3, 4}, {&a, &b}), {24});
-    expect_dims(a, {1});
-    expect_dims(b, {1});
-
+    expect_coalesced({2, 3, 4}, {{12, 4, 1}, {12, 4, 1}}, {24}, {{1}, {1}});
     // The second operand broadcasts over the last dimension: only the first two fold.
-    Dims c = {12, 4, 1}, d = {3, 1, 0};
-    expect_dims(ng::coalesce({2, 3, 4}, {&c, &d}), {6, 4});
-    expect_dims(c, {4, 1});
-    expect_dims(d, {1, 0});
-
+    expect_coalesced({2, 3, 4}, {{12, 4, 1}, {3, 1, 0}}, {6, 4}, {{4, 1}, {1, 0}});
     // A transpose folds nothing, but a size-1 dimension disappears.
-    Dims e = {1, 7, 2};
-    expect_dims(ng::coalesce({2, 1, 3}, {&e}), {2, 3});
-    expect_dims(e, {1, 2});
-
+    expect_coalesced({2, 1, 3}, {{1, 7, 2}}, {2, 3}, {{1, 2}});
     // Reversed rows of a contiguous matrix: inner run folds with nothing else.
-    Dims f = {-4, 1};
-    expect_dims(ng::coalesce({3, 4}, {&f}), {3, 4});
-    expect_dims(f, {-4, 1});
+    expect_coalesced({3, 4}, {{-4, 1}}, {3, 4}, {{-4, 1}});
+    // A fully reversed vector stays one dimension; a single element is one dimension of 1.
+    expect_coalesced({3, 2}, {{-2, -1}}, {6}, {{-1}});
+    expect_coalesced({1, 1}, {{5, 9}}, {1}, {{0}});
+    // Strides whose product with a length overflows never merge (wrapped caller memory), even
+    // when the wrapped product would equal the outer stride (2^62 * 4 wraps to 0).
+    const int64_t huge = int64_t{1} << 62;
+    expect_coalesced({2, 4}, {{0, huge}}, {2, 4}, {{0, huge}});
+    // An empty space says so.
+    ng::StridedSpace empty;
+    empty.reset("test", {0, 3});
+    empty.add_operand("test", {3, 1});
+    assert_int_equal(empty.numel(), 0);
+}
 
-    // A fully reversed vector stays one dimension; a scalar has none; empty says so.
-    Dims g = {-2, -1};
-    expect_dims(ng::coalesce({3, 2}, {&g}), {6});
-    expect_dims(g, {-1});
-    Dims h = {5, 9};
-    expect_dims(ng::coalesce({1, 1}, {&h}), {});
-    expect_dims(h, {});
-    Dims i = {3, 1};
-    expect_dims(ng::coalesce({0, 3}, {&i}), {0});
+void strided_space_walks_rows_in_memory_order(void **) {
+    // Operand 0 is a transposed (3, 2) matrix, operand 1 dense: sorting by operand 0's strides
+    // walks it in memory order, rows of length 3 with step 1.
+    ng::StridedSpace space;
+    space.reset("test", {3, 2});
+    space.add_operand("test", {1, 3});
+    space.add_operand("test", {2, 1});
+    space.simplify_for(0);
+    assert_int_equal(space.rank(), 2);
+    assert_int_equal(space.dim(1), 3);
+    assert_int_equal(space.last_stride(0), 1);
+    assert_int_equal(space.last_stride(1), 2);
+    std::vector<int64_t> starts;
+    space.for_each_row([&](const int64_t *offsets) {
+        starts.push_back(offsets[0]);
+        starts.push_back(offsets[1]);
+    });
+    expect_dims(starts, {0, 0, 3, 1});
+    // Entering at a linear position gives the same offsets as walking to it.
+    int64_t offsets[2] = {0, 0};
+    space.add_offsets(0, 1, 1, offsets);
+    assert_int_equal(offsets[0], 3);
+    assert_int_equal(offsets[1], 1);
+    // A rank-0 space is one row of one element; an empty one has no rows.
+    ng::StridedSpace scalar;
+    scalar.reset("test", {});
+    scalar.add_operand("test", {});
+    int rows = 0;
+    scalar.for_each_row([&](const int64_t *offsets) { rows += offsets[0] == 0; });
+    assert_int_equal(rows, 1);
+    ng::StridedSpace empty;
+    empty.reset("test", {2, 0});
+    empty.add_operand("test", {0, 1});
+    empty.for_each_row([&](const int64_t *) { ++rows; });
+    assert_int_equal(rows, 1);
 }
 
 std::vector<float> contents(const ng::Tensor &t) {
@@ -148,6 +195,7 @@ int main() {
         cmocka_unit_test(dense_strides_with_sizes),
         cmocka_unit_test(extents_cover_negative_and_zero_strides),
         cmocka_unit_test(coalesce_merges_what_every_layout_allows),
+        cmocka_unit_test(strided_space_walks_rows_in_memory_order),
         cmocka_unit_test(copy_between_overlapping_views),
         cmocka_unit_test(copy_from_checks_dtype_and_shape),
         cmocka_unit_test(zeros_refuses_overflowing_shapes),
