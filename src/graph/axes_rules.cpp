@@ -16,6 +16,13 @@ std::string describe(const Axes &axes) {
     return s + ")";
 }
 
+Dims axes_shape(const Axes &axes) {
+    Dims shape;
+    shape.reserve(axes.size());
+    for (const Axis *a : axes) shape.push_back(a->length);
+    return shape;
+}
+
 int32_t find_by_name(const Axes &axes, const std::string &name) {
     for (size_t i = 0; i < axes.size(); ++i)
         if (axes[i]->name == name) return static_cast<int32_t>(i);

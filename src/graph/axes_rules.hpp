@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/tensor.hpp"
 #include "graph/graph.hpp"
 
 namespace ng {
@@ -11,6 +12,9 @@ namespace ng {
 // "C(4)" and "(C(4), N(128))": the spellings every message uses.
 std::string describe(const Axis *axis);
 std::string describe(const Axes &axes);
+
+// The lengths of `axes`, in order: the shape of a value with those axes.
+Dims axes_shape(const Axes &axes);
 
 // The position of the axis named like `axis` in `axes`, or -1.
 int32_t find_by_name(const Axes &axes, const std::string &name);

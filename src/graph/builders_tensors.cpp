@@ -63,9 +63,8 @@ Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void 
     op->attrs.axes = axes;
     op->initial_value = initial_value;
     if (flags & kFlagConstant) {
-        std::vector<int64_t> shape;
-        for (const Axis *a : axes) shape.push_back(a->length);
-        size_t bytes = checked_bytes(checked_numel(shape, "constant"), dtype_size(dt), "constant");
+        size_t bytes =
+            checked_bytes(checked_numel(axes_shape(axes), "constant"), dtype_size(dt), "constant");
         op->attrs.data.resize(bytes);
         if (data && bytes) std::memcpy(op->attrs.data.data(), data, bytes);
         if (dt == NG_BOOL) normalize_bools(op->attrs.data);

@@ -8,14 +8,12 @@
 
 #include "core/checked_math.hpp"
 #include "core/error.hpp"
+#include "graph/axes_rules.hpp"
 
 namespace ng {
 
 std::vector<int64_t> Node::shape() const {
-    std::vector<int64_t> s;
-    s.reserve(axes.size());
-    for (const Axis *a : axes) s.push_back(a->length);
-    return s;
+    return axes_shape(axes);
 }
 
 int64_t Node::numel() const {

@@ -85,8 +85,7 @@ int32_t Lowering::add_step(Step step) {
 
 Value Lowering::pack(int32_t id, const Axes &order) {
     const Node &n = graph.nodes[id];
-    std::vector<int64_t> shape;
-    for (const Axis *a : order) shape.push_back(a->length);
+    std::vector<int64_t> shape = axes_shape(order);
     int32_t buffer = new_arena_buffer(n.dtype, checked_numel(shape, "packed value"));
     Value packed = row_major(buffer, shape);
     Step s;

@@ -21,8 +21,7 @@ bool is_row_major(const Operand &o, const std::vector<int64_t> &shape) {
 
 // Node `id` read over `order`, packed into a row-major copy when it is not row-major already.
 Operand rows_of(Lowering &L, int32_t id, const Axes &order) {
-    std::vector<int64_t> shape;
-    for (const Axis *a : order) shape.push_back(a->length);
+    std::vector<int64_t> shape = axes_shape(order);
     Operand o = L.read(id, order);
     if (is_row_major(o, shape)) return o;
     Value packed = L.pack(id, order);

@@ -12,12 +12,6 @@ namespace ng {
 
 namespace {
 
-std::string describe_shape(const std::vector<int64_t> &shape) {
-    std::string s = "(";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + ")";
-}
-
 void check_params(const std::vector<const Op *> &params) {
     for (size_t i = 0; i < params.size(); ++i) {
         const Op *p = params[i];
@@ -100,8 +94,8 @@ void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) 
                               dtype_name(inputs[i]->dtype()), ", expected ", dtype_name(p.dtype));
         if (inputs[i]->shape() != p.axis_lengths)
             throw axes_error("input ", i, " (", p.name, ") has shape ",
-                             describe_shape(inputs[i]->shape()), ", expected ",
-                             describe_shape(p.axis_lengths));
+                             dims_text(inputs[i]->shape()), ", expected ",
+                             dims_text(p.axis_lengths));
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         if (!outputs[i]) continue;
@@ -109,8 +103,8 @@ void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) 
             throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i]->dtype()),
                               ", expected ", dtype_name(plan_.result_dtypes[i]));
         if (outputs[i]->shape() != plan_.result_shapes[i])
-            throw axes_error("output ", i, " has shape ", describe_shape(outputs[i]->shape()),
-                             ", expected ", describe_shape(plan_.result_shapes[i]));
+            throw axes_error("output ", i, " has shape ", dims_text(outputs[i]->shape()),
+                             ", expected ", dims_text(plan_.result_shapes[i]));
     }
 }
 

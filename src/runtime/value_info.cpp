@@ -1,5 +1,7 @@
 #include "runtime/value_info.hpp"
 
+#include "graph/axes_rules.hpp"
+
 namespace ng {
 
 std::vector<ValueInfo> describe_values(const std::vector<const Op *> &ops) {
@@ -8,10 +10,8 @@ std::vector<ValueInfo> describe_values(const std::vector<const Op *> &ops) {
         const Op &op = *ops[i];
         out[i].name = op.name;
         out[i].dtype = op.dtype;
-        for (const Axis *a : op.axes) {
-            out[i].axis_names.push_back(a->name);
-            out[i].axis_lengths.push_back(a->length);
-        }
+        for (const Axis *a : op.axes) out[i].axis_names.push_back(a->name);
+        out[i].axis_lengths = axes_shape(op.axes);
     }
     return out;
 }

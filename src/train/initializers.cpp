@@ -6,6 +6,7 @@
 
 #include "core/checked_math.hpp"
 #include "core/error.hpp"
+#include "graph/axes_rules.hpp"
 #include "graph/builders.hpp"
 #include "train/random.hpp"
 
@@ -23,9 +24,7 @@ void require_finite(double value, const char *what) {
 }
 
 int64_t element_count(const Axes &axes) {
-    std::vector<int64_t> shape;
-    for (const Axis *axis : axes) shape.push_back(axis->length);
-    return checked_numel(shape, "the number of initial values");
+    return checked_numel(axes_shape(axes), "the number of initial values");
 }
 
 // A constant of `axes` whose values are drawn one after the other, in row-major order.
