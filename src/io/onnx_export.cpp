@@ -434,6 +434,10 @@ private:
     std::string one_hot(Op *op) {
         Op *x = op->args[0];
         const int64_t depth = op->attrs.axis->length;
+        // The classes become an initializer: bound its size.
+        if (depth > (int64_t{1} << 24))
+            throw unsupported("one_hot ", op->name, " has ", depth,
+                              " classes; at most 2^24 are exported");
         Dims shape(x->axes.size() + 1, 1);
         shape[0] = depth;
         std::vector<uint8_t> classes(static_cast<size_t>(depth) * dtype_size(x->dtype));

@@ -18,7 +18,8 @@ namespace ng::onnx_io {
 
 // Limits on what an untrusted model may make the importer allocate or build.
 constexpr int32_t kMaxRank = 32;
-constexpr int64_t kMaxKnownElements = int64_t{1} << 28;  // per host value built at import
+constexpr int64_t kMaxKnownElements = int64_t{1} << 28;  // per tensor read (bounded by its bytes)
+constexpr int64_t kMaxBuiltElements = int64_t{1} << 24;  // per value made at import from a shape
 
 // A host value known at import: dense row-major.
 struct Known {

@@ -438,7 +438,7 @@ void constant_of_shape(Node &n) {
     std::vector<int64_t> shape = n.known(0, "shape").ints(n.label + " shape");
     if (shape.size() > static_cast<size_t>(kMaxRank)) throw n.bad("shape has too many dims");
     const int64_t count = element_count(n, shape);
-    if (count > kMaxKnownElements) throw n.bad(concat(count, " elements are too many"));
+    if (count > kMaxBuiltElements) throw n.bad(concat(count, " elements are too many"));
     Known value{NG_FLOAT32, {}, std::vector<uint8_t>(sizeof(float), 0)};
     if (const onnx::AttributeProto *a = n.attr("value", onnx::AttributeProto::TENSOR)) {
         value = decode_tensor(a->t(), n.label + " value");
@@ -476,7 +476,7 @@ void range(Node &n) {
                  delta = d.doubles("delta").at(0);
     if (delta == 0) throw n.bad("delta is 0");
     const double count_d = std::max(std::ceil((limit - start) / delta), 0.0);
-    if (!(count_d <= static_cast<double>(kMaxKnownElements))) throw n.bad("too many elements");
+    if (!(count_d <= static_cast<double>(kMaxBuiltElements))) throw n.bad("too many elements");
     const int64_t count = static_cast<int64_t>(count_d);
     Known k{
         s.dtype, {count}, std::vector<uint8_t>(static_cast<size_t>(count) * dtype_size(s.dtype))};
