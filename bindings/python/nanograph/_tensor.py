@@ -288,10 +288,16 @@ class Tensor:
     def numpy(self) -> np.ndarray:
         """A writable NumPy view of the tensor's memory, without copying; the view holds a
         reference to the tensor, so the memory lives as long as the array."""
-        dt, shape = self.dtype, self.shape
-        if self.size == 0:
+        h = self.handle
+        dt = _BY_CODE[lib.tensor_dtype(h)]
+        rank = lib.tensor_rank(h)
+        shape = tuple(lib.tensor_dim(h, i) for i in range(rank))
+        if 0 in shape:
             return np.empty(shape, dt.numpy)
-        return np.asarray(_ArrayView(self.retain(), dt, shape))
+        size = dt.numpy.itemsize
+        strides = tuple(lib.tensor_stride(h, i) * size for i in range(rank))
+        lib.tensor_retain(h)
+        return np.asarray(_ArrayView(Tensor._adopt(h), dt, shape, strides, lib.tensor_data(h)))
 
     def __array__(self, dtype: Any = None) -> np.ndarray:
         arr = self.numpy()
@@ -318,14 +324,15 @@ class _ArrayView:
 
     __slots__ = ("tensor", "__array_interface__")
 
-    def __init__(self, tensor: Tensor, dt: DType, shape: Tuple[int, ...]) -> None:
+    def __init__(self, tensor: Tensor, dt: DType, shape: Tuple[int, ...],
+                 strides: Tuple[int, ...], data: int) -> None:
         self.tensor = tensor
         self.__array_interface__ = {
             "version": 3,
             "shape": shape,
             "typestr": dt.numpy.str,
-            "strides": tuple(s * dt.numpy.itemsize for s in tensor.strides),
-            "data": (tensor.data_ptr, False),
+            "strides": strides,
+            "data": (data, False),
         }
 
 
@@ -349,17 +356,32 @@ def _wrap_numpy(arr: np.ndarray, copy: bool) -> int:
     return ptr
 
 
+_layouts: Dict[Tuple[int, Tuple[int, ...], Tuple[int, ...]], Tuple[Any, Any]] = {}
+
+
+def _layout(itemsize: int, shape: Tuple[int, ...], strides: Tuple[int, ...]):
+    """ctypes arrays of a shape and of its strides in elements, cached: a run's inputs usually
+    have the same layout every time."""
+    key = (itemsize, shape, strides)
+    found = _layouts.get(key)
+    if found is None:
+        if len(_layouts) > 256:
+            _layouts.clear()
+        found = _layouts[key] = (_int64s(shape), _int64s([s // itemsize for s in strides]))
+    return found
+
+
 def borrow_numpy(arr: np.ndarray) -> int:
     """A tensor handle over a NumPy array's memory that does not keep the array alive: for a call
     during which the caller holds the array."""
     size = arr.itemsize
-    if arr.ctypes.data % size or any(s % size for s in arr.strides):
-        arr = np.ascontiguousarray(arr)
-        return _wrap_numpy(arr, False)
-    dt = as_dtype(arr.dtype)
-    ptr = lib.tensor_wrap(dt.code, _int64s(arr.shape), _int64s([s // size for s in arr.strides]),
-                          arr.ndim, arr.ctypes.data or None, _NO_DELETER, None)
-    return check_ptr(ptr)
+    data = arr.__array_interface__["data"][0]
+    strides = arr.strides
+    if data % size or any(s % size for s in strides):
+        return _wrap_numpy(np.ascontiguousarray(arr), False)
+    shape, st = _layout(size, arr.shape, strides)
+    code = _BY_NUMPY[arr.dtype].code
+    return check_ptr(lib.tensor_wrap(code, shape, st, arr.ndim, data or None, _NO_DELETER, None))
 
 
 def from_dlpack(obj: Any) -> Tensor:
