@@ -637,3 +637,94 @@ func (g *Graph) Reshape(x *Op, axes ...*Axis) (*Op, error) {
 	}
 	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_reshape(gh, xh, axesPtr(ax), C.int32_t(len(ax))) })
 }
+
+// SegmentSum builds ng_segment_sum(x, along, splits, segments).
+func (g *Graph) SegmentSum(x *Op, along *Axis, splits *Op, segments *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{along, segments})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_sum(gh, hs[0], ax[0], hs[1], ax[1]) })
+}
+
+// SegmentMean builds ng_segment_mean(x, along, splits, segments).
+func (g *Graph) SegmentMean(x *Op, along *Axis, splits *Op, segments *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{along, segments})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_mean(gh, hs[0], ax[0], hs[1], ax[1]) })
+}
+
+// SegmentMax builds ng_segment_max(x, along, splits, segments).
+func (g *Graph) SegmentMax(x *Op, along *Axis, splits *Op, segments *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{along, segments})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_max(gh, hs[0], ax[0], hs[1], ax[1]) })
+}
+
+// SegmentMin builds ng_segment_min(x, along, splits, segments).
+func (g *Graph) SegmentMin(x *Op, along *Axis, splits *Op, segments *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{along, segments})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_min(gh, hs[0], ax[0], hs[1], ax[1]) })
+}
+
+// SegmentSoftmax builds ng_segment_softmax(x, along, splits, segments).
+func (g *Graph) SegmentSoftmax(x *Op, along *Axis, splits *Op, segments *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{along, segments})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_softmax(gh, hs[0], ax[0], hs[1], ax[1]) })
+}
+
+// SegmentLogSoftmax builds ng_segment_log_softmax(x, along, splits, segments).
+func (g *Graph) SegmentLogSoftmax(x *Op, along *Axis, splits *Op, segments *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{along, segments})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_log_softmax(gh, hs[0], ax[0], hs[1], ax[1]) })
+}
+
+// SegmentGather builds ng_segment_gather(x, segments, splits, along).
+func (g *Graph) SegmentGather(x *Op, segments *Axis, splits *Op, along *Axis) (*Op, error) {
+	hs, err := opsArray([]*Op{x, splits})
+	if err != nil {
+		return nil, err
+	}
+	ax, err := axesArray([]*Axis{segments, along})
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_segment_gather(gh, hs[0], ax[0], hs[1], ax[1]) })
+}

@@ -639,3 +639,25 @@ def adam(cost: Op, learning_rate: Operand, beta1: float = 0.9, beta2: float = 0.
     opts.beta1, opts.beta2, opts.epsilon, opts.weight_decay = beta1, beta2, epsilon, weight_decay
     lr = _lr(cost, learning_rate)
     return Op(check_ptr(lib.adam(cost.graph.handle, cost.handle, lr.handle, ctypes.byref(opts))), cost.graph)
+
+
+def _segment(fn):
+    def f(x: Op, along: Axis, splits: Op, segments: Axis) -> Op:
+        return Op(check_ptr(fn(x.graph.handle, x.handle, along.handle, splits.handle, segments.handle)), x.graph)
+
+    f.__doc__ = ("Over each segment of the flat axis `along` (segment s: positions splits[s] to "
+                 "splits[s+1]-1, splits int64); the result's first axis is `segments`.")
+    return f
+
+
+segment_sum = _segment(lib.segment_sum)
+segment_mean = _segment(lib.segment_mean)
+segment_max = _segment(lib.segment_max)
+segment_min = _segment(lib.segment_min)
+segment_softmax = _segment(lib.segment_softmax)
+segment_log_softmax = _segment(lib.segment_log_softmax)
+
+
+def segment_gather(y: Op, segments: Axis, splits: Op, along: Axis) -> Op:
+    """Each segment's value repeated over its positions of the flat axis `along`."""
+    return Op(check_ptr(lib.segment_gather(y.graph.handle, y.handle, segments.handle, splits.handle, along.handle)), y.graph)

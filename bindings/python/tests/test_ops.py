@@ -200,3 +200,17 @@ def test_write_dot(tmp_path):
     with pytest.raises(ng.IOError) as e:
         g.write_dot(str(tmp_path / "missing" / "g.dot"))
     assert "missing" in str(e.value)
+
+
+def test_segment_ops():
+    g = ng.Graph()
+    F, S, K = g.axis("F", 5), g.axis("S", 2), g.axis("K", 3)
+    x = g.placeholder(ng.float32, [F])
+    splits = g.constant(np.array([0, 2, 5], np.int64), [K])
+    s = ng.segment_sum(x, F, splits, S)
+    got = ng.Transformer().computation([s, ng.segment_max(x, F, splits, S), ng.segment_mean(x, F, splits, S),
+                                        ng.segment_gather(s, S, splits, F)], [x])(np.arange(1, 6, dtype=np.float32))
+    np.testing.assert_array_equal(got[0], [3, 12])
+    np.testing.assert_array_equal(got[1], [2, 5])
+    np.testing.assert_allclose(got[2], [1.5, 4])
+    np.testing.assert_array_equal(got[3], [3, 3, 12, 12, 12])

@@ -5,6 +5,56 @@ use crate::{binding_error, cstring, sys, DType, Result, Status};
 use std::ptr::null_mut;
 
 impl Graph {
+    /// `ng_segment_sum(x, along, splits, segments)` (splits: int64 row splits of the flat axis).
+    pub fn segment_sum<'g>(&'g self, x: Op<'g>, along: Axis<'g>, splits: Op<'g>, segments: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[along, segments])?;
+        self.op(unsafe { sys::ng_segment_sum(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+    /// `ng_segment_mean(x, along, splits, segments)` (splits: int64 row splits of the flat axis).
+    pub fn segment_mean<'g>(&'g self, x: Op<'g>, along: Axis<'g>, splits: Op<'g>, segments: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[along, segments])?;
+        self.op(unsafe { sys::ng_segment_mean(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+    /// `ng_segment_max(x, along, splits, segments)` (splits: int64 row splits of the flat axis).
+    pub fn segment_max<'g>(&'g self, x: Op<'g>, along: Axis<'g>, splits: Op<'g>, segments: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[along, segments])?;
+        self.op(unsafe { sys::ng_segment_max(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+    /// `ng_segment_min(x, along, splits, segments)` (splits: int64 row splits of the flat axis).
+    pub fn segment_min<'g>(&'g self, x: Op<'g>, along: Axis<'g>, splits: Op<'g>, segments: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[along, segments])?;
+        self.op(unsafe { sys::ng_segment_min(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+    /// `ng_segment_softmax(x, along, splits, segments)` (splits: int64 row splits of the flat axis).
+    pub fn segment_softmax<'g>(&'g self, x: Op<'g>, along: Axis<'g>, splits: Op<'g>, segments: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[along, segments])?;
+        self.op(unsafe { sys::ng_segment_softmax(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+    /// `ng_segment_log_softmax(x, along, splits, segments)` (splits: int64 row splits of the flat axis).
+    pub fn segment_log_softmax<'g>(&'g self, x: Op<'g>, along: Axis<'g>, splits: Op<'g>, segments: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[along, segments])?;
+        self.op(unsafe { sys::ng_segment_log_softmax(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+    /// `ng_segment_gather(x, segments, splits, along)` (splits: int64 row splits of the flat axis).
+    pub fn segment_gather<'g>(&'g self, x: Op<'g>, segments: Axis<'g>, splits: Op<'g>, along: Axis<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[x, splits])?;
+        let ax = self.axes(&[segments, along])?;
+        self.op(unsafe { sys::ng_segment_gather(self.raw(), h[0], ax[0], h[1], ax[1]) })
+    }
+
+
     /// `ng_negative(x)`.
     pub fn negative<'g>(&'g self, x: Op<'g>) -> Result<Op<'g>> {
         let x = self.check_own(&x)?;

@@ -166,3 +166,18 @@ fn graph_queries_and_tensor_views() -> R {
     assert_eq!(back.data_ptr(), t.data_ptr());
     Ok(())
 }
+
+#[test]
+fn segment_sum_and_gather() -> R {
+    let g = Graph::new()?;
+    let (f, s, k) = (g.axis("F", 5)?, g.axis("S", 2)?, g.axis("K", 3)?);
+    let x = g.placeholder(DType::Float32, &[f], None)?;
+    let splits = g.constant(&[k], &[0i64, 2, 5])?;
+    let sum = g.segment_sum(x, f, splits, s)?;
+    let t = Transformer::new(None)?;
+    let mut c = t.computation(&[sum, g.segment_gather(sum, s, splits, f)?], &[x])?;
+    let out = c.run(&[&Tensor::from_slice(&[1f32, 2., 3., 4., 5.], &[5])?])?;
+    assert_eq!(out[0].to_vec::<f32>()?, vec![3.0, 12.0]);
+    assert_eq!(out[1].to_vec::<f32>()?, vec![3.0, 3.0, 12.0, 12.0, 12.0]);
+    Ok(())
+}
