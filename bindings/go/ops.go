@@ -104,12 +104,7 @@ type SliceSpec struct {
 // All is the whole axis of a given length, as a SliceSpec.
 func All(length int64) SliceSpec { return SliceSpec{0, length, 1, false} }
 
-// Slice takes one SliceSpec per axis of x.
-func (g *Graph) Slice(x *Op, specs ...SliceSpec) (*Op, error) {
-	xh, err := x.handle()
-	if err != nil {
-		return nil, err
-	}
+func sliceSpecs(specs []SliceSpec) []C.ng_slice_t {
 	cs := make([]C.ng_slice_t, len(specs)+1)
 	for i, s := range specs {
 		cs[i] = C.ng_slice_t{start: C.int64_t(s.Start), stop: C.int64_t(s.Stop), step: C.int64_t(s.Step)}
@@ -117,7 +112,47 @@ func (g *Graph) Slice(x *Op, specs ...SliceSpec) (*Op, error) {
 			cs[i].index_only = 1
 		}
 	}
+	return cs
+}
+
+// Slice takes one SliceSpec per axis of x.
+func (g *Graph) Slice(x *Op, specs ...SliceSpec) (*Op, error) {
+	xh, err := x.handle()
+	if err != nil {
+		return nil, err
+	}
+	cs := sliceSpecs(specs)
 	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_slice(gh, xh, &cs[0], C.int32_t(len(specs))) })
+}
+
+// AssignSlice writes rhs into a slice of lhs (one SliceSpec per axis) when the op runs.
+func (g *Graph) AssignSlice(lhs *Op, specs []SliceSpec, rhs *Op) (*Op, error) {
+	hs, err := opsArray([]*Op{lhs, rhs})
+	if err != nil {
+		return nil, err
+	}
+	cs := sliceSpecs(specs)
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t {
+		return C.ng_assign_slice(gh, hs[0], &cs[0], C.int32_t(len(specs)), hs[1])
+	})
+}
+
+// Fill sets every element of an assignable tensor to value when the op runs.
+func (g *Graph) Fill(persistent *Op, value float64) (*Op, error) {
+	h, err := persistent.handle()
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_fill(gh, h, C.double(value)) })
+}
+
+// ValueOf is an assignable tensor's value at this op's position in the order of side effects.
+func (g *Graph) ValueOf(persistent *Op) (*Op, error) {
+	h, err := persistent.handle()
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_value_of(gh, h) })
 }
 
 // Pad pads x with zeros: before[i] and after[i] elements around axis i.

@@ -239,6 +239,12 @@ function slice(x::Op, specs::Vector)
     cs = [s isa Integer ? CAPI.ng_slice_t(s, 0, 1, 1) : CAPI.ng_slice_t(s[1], s[2], s[3], 0) for s in specs]
     newop(x.graph, CAPI.slice(handle(x.graph), handle(x), cs, Int32(length(cs))))
 end
+function assign_slice(lhs::Op, specs::Vector, rhs::Op)
+    cs = [s isa Integer ? CAPI.ng_slice_t(s, 0, 1, 1) : CAPI.ng_slice_t(s[1], s[2], s[3], 0) for s in specs]
+    newop(lhs.graph, CAPI.assign_slice(handle(lhs.graph), handle(lhs), cs, Int32(length(cs)), handle(rhs)))
+end
+fill_op(p::Op, value::Real) = newop(p.graph, CAPI.fill(handle(p.graph), handle(p), Float64(value)))
+value_of(p::Op) = newop(p.graph, CAPI.value_of(handle(p.graph), handle(p)))
 pad(x::Op, before::Vector{Int64}, after::Vector{Int64}) =
     newop(x.graph, CAPI.pad(handle(x.graph), handle(x), before, after, Int32(length(before))))
 flatten(x::Op, axes::Vector{Axis}, name::AbstractString="") =

@@ -26,6 +26,7 @@ from ._graph import (CONSTANT, INPUT, PERSISTENT, TRAINABLE, Axis, Graph, Op, ab
                      reciprocal, relu, reshape, select, sequential, sgd, sigmoid, sign, sin, softmax, sqrt,
                      square, squared_l2, stack, stop_gradient, subtract, sum, tanh, transpose,
                      unflatten, var, variables, variance, vjp, where)
+from ._graph import assign_slice, fill, value_of
 from ._graph import (segment_gather, segment_log_softmax, segment_max, segment_mean, segment_min,
                      segment_softmax, segment_sum)
 from ._exec import Computation, Transformer

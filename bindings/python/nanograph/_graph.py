@@ -366,8 +366,8 @@ class Op:
     def __pos__(self): return self
     def __abs__(self): return absolute(self)
 
-    def __getitem__(self, key: Any) -> "Op":
-        """NumPy-style basic indexing: ints drop an axis, slices keep it (any step but 0)."""
+    def _specs(self, key: Any):
+        """ng_slice_t specs of NumPy basic indexing: ints drop an axis, slices keep it."""
         if not isinstance(key, tuple):
             key = (key,)
         axes = self.axes
@@ -385,7 +385,12 @@ class Op:
             else:
                 i = int(k)
                 spec.start, spec.stop, spec.step, spec.index_only = i + a.length if i < 0 else i, 0, 1, 1
-        return Op(check_ptr(lib.slice(self.graph.handle, self.handle, specs, len(axes))), self.graph)
+        return specs
+
+    def __getitem__(self, key: Any) -> "Op":
+        """NumPy-style basic indexing: ints drop an axis, slices keep it (any step but 0)."""
+        specs = self._specs(key)
+        return Op(check_ptr(lib.slice(self.graph.handle, self.handle, specs, len(specs))), self.graph)
 
     # ---- NumPy-like methods ------------------------------------------------------------------
 
@@ -624,10 +629,21 @@ def _lr(cost: Op, learning_rate: Operand) -> Op:
     return learning_rate if isinstance(learning_rate, Op) else cost.graph.scalar(float(learning_rate), cost.dtype)
 
 
+def _options(struct, init, default):
+    """The library's default options: from `ng_*_options_init` (options that start with their
+    struct_size) when the library has it, else from `ng_*_options_default`."""
+    if init is not None:
+        opts = struct()
+        check(init(ctypes.byref(opts), ctypes.sizeof(opts)))
+        return opts
+    return default()
+
+
 def sgd(cost: Op, learning_rate: Operand, momentum: float = 0.0, nesterov: bool = False, weight_decay: float = 0.0) -> Op:
     """One step of stochastic gradient descent over the trainable variables of cost, as an op
     whose value is the cost before the step. learning_rate: an op of rank 0 or a number."""
-    opts = lib.sgd_options_default()
+    opts = _options(_capi.ng_sgd_options_t, getattr(lib, "sgd_options_init", None),
+                    getattr(lib, "sgd_options_default", None))
     opts.momentum, opts.nesterov, opts.weight_decay = momentum, int(nesterov), weight_decay
     lr = _lr(cost, learning_rate)
     return Op(check_ptr(lib.sgd(cost.graph.handle, cost.handle, lr.handle, ctypes.byref(opts))), cost.graph)
@@ -635,7 +651,8 @@ def sgd(cost: Op, learning_rate: Operand, momentum: float = 0.0, nesterov: bool 
 
 def adam(cost: Op, learning_rate: Operand, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8, weight_decay: float = 0.0) -> Op:
     """One step of Adam over the trainable variables of cost, as an op (value: the cost)."""
-    opts = lib.adam_options_default()
+    opts = _options(_capi.ng_adam_options_t, getattr(lib, "adam_options_init", None),
+                    getattr(lib, "adam_options_default", None))
     opts.beta1, opts.beta2, opts.epsilon, opts.weight_decay = beta1, beta2, epsilon, weight_decay
     lr = _lr(cost, learning_rate)
     return Op(check_ptr(lib.adam(cost.graph.handle, cost.handle, lr.handle, ctypes.byref(opts))), cost.graph)
@@ -661,3 +678,20 @@ segment_log_softmax = _segment(lib.segment_log_softmax)
 def segment_gather(y: Op, segments: Axis, splits: Op, along: Axis) -> Op:
     """Each segment's value repeated over its positions of the flat axis `along`."""
     return Op(check_ptr(lib.segment_gather(y.graph.handle, y.handle, segments.handle, splits.handle, along.handle)), y.graph)
+
+
+def assign_slice(lhs: Op, key: Any, rhs: Operand) -> Op:
+    """Writes rhs into lhs[key] (NumPy basic indexing) when the op runs."""
+    specs = lhs._specs(key)
+    rhs = _op(rhs, lhs)
+    return Op(check_ptr(lib.assign_slice(lhs.graph.handle, lhs.handle, specs, len(specs), rhs.handle)), lhs.graph)
+
+
+def fill(persistent: Op, value: float) -> Op:
+    """Sets every element of an assignable tensor to value when the op runs."""
+    return Op(check_ptr(lib.fill(persistent.graph.handle, persistent.handle, float(value))), persistent.graph)
+
+
+def value_of(persistent: Op) -> Op:
+    """The value of an assignable tensor at this op's position in the order of side effects."""
+    return Op(check_ptr(lib.value_of(persistent.graph.handle, persistent.handle)), persistent.graph)

@@ -87,3 +87,17 @@ def test_assign_and_sequential_keep_state():
     assert int(t.get_value(count)) == 3
     stats = f.stats()
     assert stats["num_kernels"] >= 1 and f.num_params == 0 and f.num_results == 1
+
+
+def test_fill_assign_slice_value_of():
+    g = ng.Graph()
+    N = g.axis("N", 4)
+    v = g.persistent_tensor(ng.float32, [N])
+    before = ng.value_of(v)
+    step = ng.sequential([ng.fill(v, 1.0), ng.assign_slice(v, slice(1, 3), 5.0), ng.value_of(v)])
+    t = ng.Transformer()
+    f = t.computation([step])
+    got, = f()
+    np.testing.assert_array_equal(got, [1, 5, 5, 1])
+    np.testing.assert_array_equal(t.get_value(v), [1, 5, 5, 1])
+    assert before.type != ""

@@ -894,6 +894,21 @@ extern "C" {
     pub fn ng_sequential(g: *mut ng_graph_t, ops: *const *mut ng_op_t, n: i32) -> *mut ng_op_t;
 }
 extern "C" {
+    pub fn ng_assign_slice(
+        g: *mut ng_graph_t,
+        lhs: *mut ng_op_t,
+        specs: *const ng_slice_t,
+        n: i32,
+        rhs: *mut ng_op_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_fill(g: *mut ng_graph_t, persistent: *mut ng_op_t, value: f64) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_value_of(g: *mut ng_graph_t, persistent: *mut ng_op_t) -> *mut ng_op_t;
+}
+extern "C" {
     pub fn ng_segment_sum(
         g: *mut ng_graph_t,
         x: *mut ng_op_t,

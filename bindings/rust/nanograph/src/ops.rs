@@ -432,14 +432,27 @@ impl Graph {
     /// A slice of x: one [`Slice`] per axis.
     pub fn slice<'g>(&'g self, x: Op<'g>, specs: &[Slice]) -> Result<Op<'g>> {
         let x = self.check_own(&x)?;
-        let cs: Vec<sys::ng_slice_t> = specs
-            .iter()
-            .map(|s| match *s {
-                Slice::Range { start, stop, step } => sys::ng_slice_t { start, stop, step, index_only: 0 },
-                Slice::Index(i) => sys::ng_slice_t { start: i, stop: 0, step: 1, index_only: 1 },
-            })
-            .collect();
+        let cs = slice_specs(specs);
         self.op(unsafe { sys::ng_slice(self.raw(), x, cs.as_ptr(), cs.len() as i32) })
+    }
+
+    /// Writes rhs into a slice of lhs (one [`Slice`] per axis) when the op runs.
+    pub fn assign_slice<'g>(&'g self, lhs: Op<'g>, specs: &[Slice], rhs: Op<'g>) -> Result<Op<'g>> {
+        let h = self.handles(&[lhs, rhs])?;
+        let cs = slice_specs(specs);
+        self.op(unsafe { sys::ng_assign_slice(self.raw(), h[0], cs.as_ptr(), cs.len() as i32, h[1]) })
+    }
+
+    /// Sets every element of an assignable tensor to value when the op runs.
+    pub fn fill<'g>(&'g self, persistent: Op<'g>, value: f64) -> Result<Op<'g>> {
+        let p = self.check_own(&persistent)?;
+        self.op(unsafe { sys::ng_fill(self.raw(), p, value) })
+    }
+
+    /// An assignable tensor's value at this op's position in the order of side effects.
+    pub fn value_of<'g>(&'g self, persistent: Op<'g>) -> Result<Op<'g>> {
+        let p = self.check_own(&persistent)?;
+        self.op(unsafe { sys::ng_value_of(self.raw(), p) })
     }
 
     /// x padded with zeros: `before[i]` and `after[i]` elements around axis i.
@@ -581,3 +594,13 @@ impl Default for AdamOptions {
     }
 }
 
+
+fn slice_specs(specs: &[Slice]) -> Vec<sys::ng_slice_t> {
+    specs
+        .iter()
+        .map(|s| match *s {
+            Slice::Range { start, stop, step } => sys::ng_slice_t { start, stop, step, index_only: 0 },
+            Slice::Index(i) => sys::ng_slice_t { start: i, stop: 0, step: 1, index_only: 1 },
+        })
+        .collect()
+}
