@@ -49,11 +49,10 @@ if(NG_BUILD_TESTS)
   endif()
 endif()
 
-if(NG_BUILD_EXAMPLES)
-  find_package(ZLIB QUIET)
-  if(NOT ZLIB_FOUND)
-    ng_missing("zlib for the examples' data loaders (or -DNG_BUILD_EXAMPLES=OFF)" zlib1g-dev)
-  endif()
+# zlib: the checksum (CRC-32) of checkpoint files, and the examples' data loaders.
+find_package(ZLIB QUIET)
+if(NOT ZLIB_FOUND)
+  ng_missing("zlib" zlib1g-dev)
 endif()
 
 # Protocol Buffers: the library compiles the schemas it reads and writes (ONNX's onnx.proto, as

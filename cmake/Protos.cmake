@@ -13,3 +13,20 @@ add_custom_command(
 set(NG_PROTO_SOURCES ${NG_PROTO_DIR}/onnx.pb.cc)
 # Generated code is not ours to warn about.
 set_source_files_properties(${NG_PROTO_SOURCES} PROPERTIES COMPILE_OPTIONS "-w")
+
+# The formats nanograph defines itself (src/io/*.proto: TensorFlow's TensorProto wire format,
+# checkpoints), generated into <build>/proto/io/ and included as "io/tensor.pb.h".
+file(GLOB ng_own_protos CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/io/*.proto)
+foreach(proto IN LISTS ng_own_protos)
+  get_filename_component(stem ${proto} NAME_WE)
+  set(out ${NG_PROTO_DIR}/io/${stem}.pb)
+  add_custom_command(
+    OUTPUT ${out}.cc ${out}.h
+    COMMAND ${Protobuf_PROTOC_EXECUTABLE} --proto_path=${PROJECT_SOURCE_DIR}/src
+            --cpp_out=${NG_PROTO_DIR} ${proto}
+    DEPENDS ${ng_own_protos}
+    COMMENT "protoc: src/io/${stem}.proto (lite runtime)"
+    VERBATIM)
+  set_source_files_properties(${out}.cc PROPERTIES COMPILE_OPTIONS "-w")
+  list(APPEND NG_PROTO_SOURCES ${out}.cc)
+endforeach()

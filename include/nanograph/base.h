@@ -31,7 +31,8 @@ extern "C" {
 
 /** @name Version */
 /**@{*/
-#define NG_VERSION_MAJOR 0 /**< Major version: changes break the ABI (soname libnanograph.so.0). \
+#define NG_VERSION_MAJOR                                                                         \
+    0                      /**< Major version: changes break the ABI (soname libnanograph.so.0). \
                             */
 #define NG_VERSION_MINOR 1 /**< Minor version: additions only. */
 #define NG_VERSION_PATCH 0 /**< Patch version: fixes only. */
@@ -118,6 +119,13 @@ NG_API size_t ng_dtype_size(ng_dtype_t dtype);
  * @return A static string; "invalid" for an unknown dtype.
  */
 NG_API const char *ng_dtype_name(ng_dtype_t dtype);
+
+/**
+ * @brief Frees memory that the library handed to the caller (the bytes of ng_tensor_serialize(),
+ * ng_onnx_export_bytes(), ...).
+ * @param p The memory, or NULL (ignored).
+ */
+NG_API void ng_free(void *p);
 
 /** @brief A graph: owns its ops and axes. */
 typedef struct ng_graph ng_graph_t;

@@ -16,5 +16,6 @@
 #include "nanograph/train.h"
 #include "nanograph/exec.h"
 #include "nanograph/onnx.h"
+#include "nanograph/serialize.h"
 
 #endif

@@ -20,12 +20,6 @@ extern "C" {
 #endif
 
 /**
- * @brief Frees memory the library handed out (the bytes of ng_onnx_export_bytes(), ...).
- * @param p The memory, or NULL (nothing happens).
- */
-NG_API void ng_free(void *p);
-
-/**
  * @brief Writes the computation of `results` from `params` as an ONNX model file (opset 13).
  *
  * The placeholders in `params` become the model's inputs and `results` its outputs, each named as

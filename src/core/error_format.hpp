@@ -39,6 +39,14 @@ Error not_found(const Parts &...parts) {
     return Error(NG_ERR_NOT_FOUND, concat(parts...));
 }
 template <class... Parts>
+Error io_error(const Parts &...parts) {
+    return Error(NG_ERR_IO, concat(parts...));
+}
+template <class... Parts>
+Error format_error(const Parts &...parts) {
+    return Error(NG_ERR_FORMAT, concat(parts...));
+}
+template <class... Parts>
 Error internal_error(const Parts &...parts) {
     return Error(NG_ERR_INTERNAL, concat(parts...));
 }

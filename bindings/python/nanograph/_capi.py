@@ -6,7 +6,6 @@ from ctypes import (CFUNCTYPE, Structure, c_char, c_char_p, c_double, c_float, c
                     c_uint32, c_uint64, c_void_p)
 
 # Constants: numeric #defines and enum values.
-NG_VERSION_MAJOR = 0
 NG_VERSION_MINOR = 1
 NG_VERSION_PATCH = 0
 NG_ONNX_TRAINABLE = 1
@@ -255,6 +254,7 @@ FUNCTIONS = {
     'tensor_copy': (c_void_p, (c_void_p,)),
     'tensor_create': (c_void_p, (c_int32, c_void_p, c_int32,)),
     'tensor_data': (c_void_p, (c_void_p,)),
+    'tensor_deserialize': (c_void_p, (c_void_p, c_size_t,)),
     'tensor_dim': (c_int64, (c_void_p, c_int32,)),
     'tensor_dtype': (c_int32, (c_void_p,)),
     'tensor_from_data': (c_void_p, (c_int32, c_void_p, c_int32, c_void_p,)),
@@ -267,6 +267,7 @@ FUNCTIONS = {
     'tensor_release': (None, (c_void_p,)),
     'tensor_reshape': (c_void_p, (c_void_p, c_void_p, c_int32,)),
     'tensor_retain': (None, (c_void_p,)),
+    'tensor_serialize': (c_int32, (c_void_p, c_void_p, c_void_p,)),
     'tensor_slice': (c_void_p, (c_void_p, c_int32, c_int64, c_int64, c_int64,)),
     'tensor_stride': (c_int64, (c_void_p, c_int32,)),
     'tensor_to_dlpack': (c_int32, (c_void_p, c_void_p,)),

@@ -51,6 +51,9 @@ extern "C" {
 extern "C" {
     pub fn ng_dtype_name(dtype: ng_dtype_t) -> *const ::std::os::raw::c_char;
 }
+extern "C" {
+    pub fn ng_free(p: *mut ::std::os::raw::c_void);
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ng_graph {
@@ -1139,9 +1142,6 @@ extern "C" {
     ) -> ng_status_t;
 }
 extern "C" {
-    pub fn ng_free(p: *mut ::std::os::raw::c_void);
-}
-extern "C" {
     pub fn ng_onnx_export_file(
         g: *mut ng_graph_t,
         results: *const *mut ng_op_t,
@@ -1199,4 +1199,17 @@ extern "C" {
         num_dims: i32,
         options: u32,
     ) -> *mut ng_graph_t;
+}
+extern "C" {
+    pub fn ng_tensor_serialize(
+        t: *const ng_tensor_t,
+        bytes: *mut *mut ::std::os::raw::c_void,
+        size: *mut usize,
+    ) -> ng_status_t;
+}
+extern "C" {
+    pub fn ng_tensor_deserialize(
+        bytes: *const ::std::os::raw::c_void,
+        size: usize,
+    ) -> *mut ng_tensor_t;
 }
