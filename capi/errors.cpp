@@ -1,43 +1,44 @@
 // Version, status and dtype entry points, and the thread-local error state behind
 // ng_last_status() / ng_last_error().
+#include <cstdio>
 #include <cstring>
-#include <string>
 
 #include "capi/boundary.hpp"
+#include "capi/sized_struct.hpp"
+#include "core/allocator.hpp"
 #include "core/dtype.hpp"
 #include "nanograph/base.h"
 
 namespace {
 
+// The calling thread's last error: plain data, constant-initialised. A thread_local with a
+// destructor (a std::string) would register that destructor on first use, which allocates (and
+// glibc aborts when it cannot) and keeps the library mapped after dlclose() for as long as the
+// thread lives. Messages longer than the buffer are cut, ending in "...".
 struct ThreadError {
-    ng_status_t status = NG_OK;
-    std::string message;
+    ng_status_t status;
+    char message[1024];
 };
 
-ThreadError &thread_error() noexcept {
-    thread_local ThreadError error;
-    return error;
-}
+thread_local ThreadError thread_error = {NG_OK, {0}};
 
 }  // namespace
 
 namespace ng::capi {
 
 void set_error(ng_status_t status, const char *function, const char *message) noexcept {
-    ThreadError &e = thread_error();
+    ThreadError &e = thread_error;
     e.status = status;
-    try {
-        e.message.assign(function).append(": ").append(message);
-    } catch (...) {
-        // Out of memory while reporting: keep the status, drop the text.
-        e.message.clear();
-    }
+    const int n = std::snprintf(e.message, sizeof e.message, "%s: %s", function, message);
+    if (n >= static_cast<int>(sizeof e.message))
+        std::memcpy(e.message + sizeof e.message - 4, "...", 4);
+    else if (n < 0)
+        e.message[0] = '\0';
 }
 
 void clear_error() noexcept {
-    ThreadError &e = thread_error();
-    e.status = NG_OK;
-    e.message.clear();
+    thread_error.status = NG_OK;
+    thread_error.message[0] = '\0';
 }
 
 }  // namespace ng::capi
@@ -53,11 +54,11 @@ NG_API const char *ng_version_string(void) {
 }
 
 NG_API ng_status_t ng_last_status(void) {
-    return thread_error().status;
+    return thread_error.status;
 }
 
 NG_API const char *ng_last_error(void) {
-    return thread_error().message.c_str();
+    return thread_error.message;
 }
 
 NG_API const char *ng_status_string(ng_status_t status) {
@@ -86,6 +87,25 @@ NG_API size_t ng_dtype_size(ng_dtype_t dtype) {
 
 NG_API const char *ng_dtype_name(ng_dtype_t dtype) {
     return ng::dtype_name(dtype);
+}
+
+NG_API ng_status_t ng_set_allocator(const ng_allocator_t *allocator) {
+    return ng::capi::call("ng_set_allocator", [&] {
+        ng::Allocator a;
+        if (allocator) {
+            constexpr size_t kMinSize = offsetof(ng_allocator_t, ctx) + sizeof(void *);
+            const ng_allocator_t defaults{};
+            const ng_allocator_t given =
+                ng::capi::read_sized(*allocator, kMinSize, defaults, "allocator");
+            if (!given.allocate || !given.deallocate)
+                throw ng::invalid_argument("allocator->",
+                                           given.allocate ? "deallocate" : "allocate", " is NULL");
+            a.allocate = given.allocate;
+            a.deallocate = given.deallocate;
+            a.ctx = given.ctx;
+        }
+        ng::set_allocator(a);
+    });
 }
 
 }  // extern "C"

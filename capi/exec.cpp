@@ -1,11 +1,14 @@
 // C API of transformers and computations (include/nanograph/exec.h).
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "capi/boundary.hpp"
 #include "capi/graph_handle.hpp"
+#include "capi/sized_struct.hpp"
 #include "capi/tensor_handle.hpp"
 #include "capi/transformer_handle.hpp"
 #include "nanograph/exec.h"
@@ -15,6 +18,8 @@
 struct ng_computation {
     uint32_t magic = ng::kComputationMagic;
     std::unique_ptr<ng::Computation> impl;
+    // Runs of one computation from several threads take turns (and stats wait for a run's plan).
+    mutable std::mutex run_mutex;
     // Per-run argument arrays, sized once, so a run allocates nothing but new output tensors.
     std::vector<const ng::Tensor *> inputs;
     std::vector<ng::Tensor *> outputs;
@@ -51,6 +56,17 @@ std::vector<const ng::Op *> ops_of(ng_op_t *const *ops, int32_t n, const char *a
         out.push_back(op_of(ops[i], name.c_str()));
     }
     return out;
+}
+
+// The size of the first published ng_computation_stats_t: fields appended later are optional.
+constexpr size_t kStatsMinSize = offsetof(ng_computation_stats_t, buffer_bytes) + sizeof(size_t);
+
+const ng::ValueInfo &param_info(const ng_computation_t *c, int32_t i) {
+    return at_index(computation_of(c, "c").param_info(), i, "parameters");
+}
+
+const ng::ValueInfo &result_info(const ng_computation_t *c, int32_t i) {
+    return at_index(computation_of(c, "c").result_info(), i, "results");
 }
 
 }  // namespace
@@ -127,6 +143,7 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
                                       int32_t num_outputs) {
     return call("ng_computation_run", [&] {
         ng::Computation &comp = computation_of(c, "c");
+        std::lock_guard<std::mutex> lock(c->run_mutex);
         const size_t np = comp.param_info().size(), nr = comp.plan().results.size();
         if (num_inputs != static_cast<int64_t>(np))
             throw ng::invalid_argument("num_inputs is ", num_inputs, ", but the computation has ",
@@ -136,14 +153,9 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
                                        nr, " results");
         require_array(inputs, static_cast<int64_t>(np), "inputs", "the number of parameters");
         require_array(outputs, static_cast<int64_t>(nr), "outputs", "the number of results");
-        for (size_t i = 0; i < np; ++i) {
-            std::string name = "inputs[" + std::to_string(i) + "]";
-            c->inputs[i] = &tensor_of(inputs[i], name.c_str());
-        }
-        for (size_t i = 0; i < nr; ++i) {
-            std::string name = "outputs[" + std::to_string(i) + "]";
-            c->outputs[i] = outputs[i] ? &tensor_of(outputs[i], name.c_str()) : nullptr;
-        }
+        for (size_t i = 0; i < np; ++i) c->inputs[i] = &tensor_at(inputs, i, "inputs");
+        for (size_t i = 0; i < nr; ++i)
+            c->outputs[i] = outputs[i] ? &tensor_at(outputs, i, "outputs") : nullptr;
         comp.run(c->inputs.data(), c->outputs.data(), c->fresh.data());
         // Only now, with nothing left to fail but the handles, hand new tensors to the NULL slots.
         std::fill(c->fresh_handles.begin(), c->fresh_handles.end(), nullptr);
@@ -163,14 +175,74 @@ NG_API ng_status_t ng_computation_stats(const ng_computation_t *c, ng_computatio
     return call("ng_computation_stats", [&] {
         const ng::Computation &comp = computation_of(c, "c");
         require(out, "out");
+        std::lock_guard<std::mutex> lock(c->run_mutex);
         const ng::Plan &p = comp.plan();
-        out->arena_bytes = p.arena_bytes;
-        out->num_buffers = p.num_arena_buffers;
-        out->num_kernels = static_cast<int32_t>(p.steps.size());
-        out->num_nodes = p.num_nodes;
-        out->num_source_ops = comp.num_source_ops();
-        out->buffer_bytes = p.buffer_bytes;
+        ng_computation_stats_t stats{};
+        stats.arena_bytes = p.arena_bytes;
+        stats.num_buffers = p.num_arena_buffers;
+        stats.num_kernels = static_cast<int32_t>(p.steps.size());
+        stats.num_nodes = p.num_nodes;
+        stats.num_source_ops = comp.num_source_ops();
+        stats.buffer_bytes = p.buffer_bytes;
+        write_sized(out, out->struct_size, kStatsMinSize, stats, "out");
     });
+}
+
+NG_API const char *ng_computation_param_name(const ng_computation_t *c, int32_t i) {
+    return call_returning("ng_computation_param_name", static_cast<const char *>(nullptr),
+                          [&] { return param_info(c, i).name.c_str(); });
+}
+
+NG_API ng_dtype_t ng_computation_param_dtype(const ng_computation_t *c, int32_t i) {
+    return call_returning("ng_computation_param_dtype", ng_dtype_t{0},
+                          [&] { return param_info(c, i).dtype; });
+}
+
+NG_API int32_t ng_computation_param_rank(const ng_computation_t *c, int32_t i) {
+    return call_returning("ng_computation_param_rank", int32_t{-1},
+                          [&] { return static_cast<int32_t>(param_info(c, i).axis_names.size()); });
+}
+
+NG_API const char *ng_computation_param_axis_name(const ng_computation_t *c, int32_t i,
+                                                  int32_t axis) {
+    return call_returning(
+        "ng_computation_param_axis_name", static_cast<const char *>(nullptr),
+        [&] { return at_index(param_info(c, i).axis_names, axis, "axes").c_str(); });
+}
+
+NG_API int64_t ng_computation_param_axis_length(const ng_computation_t *c, int32_t i,
+                                                int32_t axis) {
+    return call_returning("ng_computation_param_axis_length", int64_t{-1},
+                          [&] { return at_index(param_info(c, i).axis_lengths, axis, "axes"); });
+}
+
+NG_API const char *ng_computation_result_name(const ng_computation_t *c, int32_t i) {
+    return call_returning("ng_computation_result_name", static_cast<const char *>(nullptr),
+                          [&] { return result_info(c, i).name.c_str(); });
+}
+
+NG_API ng_dtype_t ng_computation_result_dtype(const ng_computation_t *c, int32_t i) {
+    return call_returning("ng_computation_result_dtype", ng_dtype_t{0},
+                          [&] { return result_info(c, i).dtype; });
+}
+
+NG_API int32_t ng_computation_result_rank(const ng_computation_t *c, int32_t i) {
+    return call_returning("ng_computation_result_rank", int32_t{-1}, [&] {
+        return static_cast<int32_t>(result_info(c, i).axis_names.size());
+    });
+}
+
+NG_API const char *ng_computation_result_axis_name(const ng_computation_t *c, int32_t i,
+                                                   int32_t axis) {
+    return call_returning(
+        "ng_computation_result_axis_name", static_cast<const char *>(nullptr),
+        [&] { return at_index(result_info(c, i).axis_names, axis, "axes").c_str(); });
+}
+
+NG_API int64_t ng_computation_result_axis_length(const ng_computation_t *c, int32_t i,
+                                                 int32_t axis) {
+    return call_returning("ng_computation_result_axis_length", int64_t{-1},
+                          [&] { return at_index(result_info(c, i).axis_lengths, axis, "axes"); });
 }
 
 NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *persistent,
@@ -180,6 +252,7 @@ NG_API ng_status_t ng_transformer_get_value(ng_transformer_t *t, const ng_op_t *
         ng::Transformer &tr = transformer_of(t, "t");
         require(out, "out");
         const ng::Op *op = persistent_of(persistent, "persistent");
+        const auto values = tr.lock_values();  // no run writes it while it is copied
         if (!tr.has_value(op->uid) && !(op->flags() & ng::kFlagConstant))
             throw ng::not_found(
                 op->name, " has no value yet (never set, and no computation using it has run)");

@@ -1,5 +1,6 @@
 #include "capi/tensor_handle.hpp"
 
+#include <string>
 #include <utility>
 
 #include "capi/boundary.hpp"
@@ -23,6 +24,14 @@ ng::Tensor &tensor_of(ng_tensor_t *h, const char *arg_name) {
 
 const ng::Tensor &tensor_of(const ng_tensor_t *h, const char *arg_name) {
     return checked_handle(h, arg_name)->tensor;
+}
+
+ng::Tensor &tensor_at(ng_tensor_t *const *array, size_t i, const char *array_name) {
+    ng_tensor_t *h = array[i];
+    if (h != nullptr && h->magic == kTensorMagic) return h->tensor;
+    // Only a failure pays for the name.
+    const std::string name = std::string(array_name) + "[" + std::to_string(i) + "]";
+    return tensor_of(h, name.c_str());
 }
 
 ng_tensor_t *new_tensor_handle(ng::Tensor t) {

@@ -22,6 +22,10 @@ namespace ng::capi {
 ng::Tensor &tensor_of(ng_tensor_t *h, const char *arg_name);
 const ng::Tensor &tensor_of(const ng_tensor_t *h, const char *arg_name);
 
+// Element i of an array of tensor handles, checked like tensor_of(); a failure names it
+// "array_name[i]" (the name is built only then).
+ng::Tensor &tensor_at(ng_tensor_t *const *array, size_t i, const char *array_name);
+
 // A new handle with one reference, owning `t` (a view keeps its storage alive). Throws
 // std::bad_alloc; `t` is destroyed if the handle cannot be made.
 ng_tensor_t *new_tensor_handle(ng::Tensor t);

@@ -1,5 +1,8 @@
 // C entry points of train.h: optimizers and initializers.
+#include <cstddef>
+
 #include "capi/graph_handle.hpp"
+#include "capi/sized_struct.hpp"
 #include "nanograph/train.h"
 #include "train/initializers.hpp"
 #include "train/optimizers.hpp"
@@ -16,22 +19,24 @@ Axes axes_argument(const Graph &g, const ng_axis_t *const *axes, int32_t count, 
     return axes_in(g, axes, count, name);
 }
 
-}  // namespace
+// The sizes of the first published options structs: fields appended later are optional.
+constexpr size_t kSgdOptionsMinSize = offsetof(ng_sgd_options_t, weight_decay) + sizeof(double);
+constexpr size_t kAdamOptionsMinSize = offsetof(ng_adam_options_t, weight_decay) + sizeof(double);
 
-extern "C" {
-
-NG_API ng_sgd_options_t ng_sgd_options_default(void) {
+ng_sgd_options_t sgd_defaults() {
     const train::SgdConfig defaults;
-    ng_sgd_options_t options;
+    ng_sgd_options_t options{};
+    options.struct_size = sizeof options;
     options.momentum = defaults.momentum;
     options.nesterov = defaults.nesterov ? 1 : 0;
     options.weight_decay = defaults.weight_decay;
     return options;
 }
 
-NG_API ng_adam_options_t ng_adam_options_default(void) {
+ng_adam_options_t adam_defaults() {
     const train::AdamConfig defaults;
-    ng_adam_options_t options;
+    ng_adam_options_t options{};
+    options.struct_size = sizeof options;
     options.beta1 = defaults.beta1;
     options.beta2 = defaults.beta2;
     options.epsilon = defaults.epsilon;
@@ -39,11 +44,31 @@ NG_API ng_adam_options_t ng_adam_options_default(void) {
     return options;
 }
 
+}  // namespace
+
+extern "C" {
+
+NG_API ng_status_t ng_sgd_options_init(ng_sgd_options_t *options, size_t struct_size) {
+    return call("ng_sgd_options_init", [&] {
+        write_sized(require(options, "options"), struct_size, kSgdOptionsMinSize, sgd_defaults(),
+                    "options");
+    });
+}
+
+NG_API ng_status_t ng_adam_options_init(ng_adam_options_t *options, size_t struct_size) {
+    return call("ng_adam_options_init", [&] {
+        write_sized(require(options, "options"), struct_size, kAdamOptionsMinSize, adam_defaults(),
+                    "options");
+    });
+}
+
 NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
                        const ng_sgd_options_t *options) {
     return call_builder("ng_sgd", g, {cost, learning_rate}, [&] {
         Graph &graph = graph_of(g, "g");
-        const ng_sgd_options_t o = options ? *options : ng_sgd_options_default();
+        const ng_sgd_options_t o =
+            options ? read_sized(*options, kSgdOptionsMinSize, sgd_defaults(), "options")
+                    : sgd_defaults();
         train::SgdConfig config;
         config.momentum = o.momentum;
         config.nesterov = o.nesterov != 0;
@@ -57,7 +82,9 @@ NG_API ng_op_t *ng_adam(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
                         const ng_adam_options_t *options) {
     return call_builder("ng_adam", g, {cost, learning_rate}, [&] {
         Graph &graph = graph_of(g, "g");
-        const ng_adam_options_t o = options ? *options : ng_adam_options_default();
+        const ng_adam_options_t o =
+            options ? read_sized(*options, kAdamOptionsMinSize, adam_defaults(), "options")
+                    : adam_defaults();
         train::AdamConfig config;
         config.beta1 = o.beta1;
         config.beta2 = o.beta2;

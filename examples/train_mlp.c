@@ -36,6 +36,7 @@ typedef struct options {
     int digits;
     const char *data_dir;
     const char *export_onnx; /* NULL, or where to write the trained model as ONNX */
+    int data_dir_given;      /* --data-dir: its data is required, no fallback to the digits */
 } options_t;
 
 static void usage(FILE *to, const char *program) {
@@ -51,7 +52,7 @@ static void usage(FILE *to, const char *program) {
         "  --seed N         seed of the initial weights and the shuffling (default 1)\n"
         "  --digits         train on examples/data/digits.csv.gz instead\n"
         "  --data-dir DIR   where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR
-        ")\n"
+        "; without this option, a missing default falls back to the digits)\n"
         "  --export-onnx PATH  after training, write the model (x: a batch of 1000 examples ->\n"
         "                   logits) with its trained weights as an ONNX file\n"
         "  --help           this text\n",
@@ -80,7 +81,7 @@ static int parse_double(const char *text, double *out) {
 
 /* Returns 0 to run, 1 when --help was given, 2 on a bad argument (after printing why). */
 static int parse_options(int argc, char **argv, options_t *o) {
-    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR, NULL};
+    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR, NULL, 0};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return 1;
@@ -124,7 +125,10 @@ static int parse_options(int argc, char **argv, options_t *o) {
             bad = parse_long(value, 0, 0x7fffffffL, &n);
             o->seed = (uint64_t)n;
             break;
-        case 6: o->data_dir = value; break;
+        case 6:
+            o->data_dir = value;
+            o->data_dir_given = 1;
+            break;
         case 7: o->export_onnx = value; break;
         }
         if (bad) {
@@ -349,8 +353,21 @@ static double accuracy(session_t *s, const dataset_t *test) {
 /* ---- main ----------------------------------------------------------------------------------- */
 
 static int load_data(const options_t *o, dataset_t *train, dataset_t *test) {
-    if (!o->digits && dataset_idx_present(o->data_dir, "train") &&
-        dataset_idx_present(o->data_dir, "t10k")) {
+    const int present =
+        dataset_idx_present(o->data_dir, "train") && dataset_idx_present(o->data_dir, "t10k");
+    if (o->data_dir_given && (o->digits || !present)) {
+        if (o->digits)
+            fprintf(stderr, "train_mlp: --digits and --data-dir exclude each other\n");
+        else
+            fprintf(stderr,
+                    "train_mlp: no Fashion-MNIST in %s (it needs train-images-idx3-ubyte.gz, "
+                    "train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz and "
+                    "t10k-labels-idx1-ubyte.gz); use --digits for the data shipped with the "
+                    "examples\n",
+                    o->data_dir);
+        return -1;
+    }
+    if (!o->digits && present) {
         fprintf(stderr, "Fashion-MNIST from %s\n", o->data_dir);
         if (dataset_load_idx(o->data_dir, "train", train) != 0) return -1;
         if (dataset_load_idx(o->data_dir, "t10k", test) != 0) return -1;

@@ -1,10 +1,13 @@
-/* A host that loads nanograph with dlopen, as plugins and language bindings do: three times over,
- * it resolves the entry points with dlsym, runs a computation on a transformer with two worker
- * threads, destroys everything, checks that the transformer's worker is gone (no thread named
- * "nanograph-pool" is left) and dlcloses the library. A worker left
- * running would be counted here, and would crash the process once the code it runs is unmapped.
+/* A host that loads nanograph with dlopen, as plugins and language bindings do, and resolves
+ * nothing but ng_get_api. Each cycle loads the library, runs a computation on a transformer with
+ * two worker threads, destroys everything, checks that the worker is gone (no thread named
+ * "nanograph-pool" is left) and dlcloses the library.
  *
- * usage: dlopen_host PATH_TO_LIBNANOGRAPH */
+ * After the cycles, the library must be gone from the process: not listed in /proc/self/maps
+ * (nothing pins it: no thread_local object with a destructor, no thread left running), no more
+ * threads than before the first load, and no memory growth beyond a small allowance.
+ *
+ * usage: dlopen_host PATH_TO_LIBNANOGRAPH [CYCLES]   (default 3 cycles) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,67 +17,29 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nanograph/nanograph.h"
 
 static const char *g_library_path;
+static int g_cycles = 3;
 
-/* The entry points this host uses, resolved by name. */
-typedef struct {
-    void *handle;
-    ng_graph_t *(*graph_create)(void);
-    void (*graph_destroy)(ng_graph_t *);
-    const ng_axis_t *(*axis)(ng_graph_t *, const char *, int64_t);
-    ng_op_t *(*placeholder)(ng_graph_t *, ng_dtype_t, const ng_axis_t *const *, int32_t, ng_op_t *);
-    ng_op_t *(*tanh_op)(ng_graph_t *, ng_op_t *);
-    ng_op_t *(*add)(ng_graph_t *, ng_op_t *, ng_op_t *);
-    ng_transformer_t *(*transformer_create)(const char *);
-    ng_status_t (*set_num_threads)(ng_transformer_t *, int32_t);
-    void (*transformer_destroy)(ng_transformer_t *);
-    ng_computation_t *(*computation_create)(ng_transformer_t *, ng_op_t *const *, int32_t,
-                                            ng_op_t *const *, int32_t);
-    ng_status_t (*computation_run)(ng_computation_t *, ng_tensor_t *const *, int32_t,
-                                   ng_tensor_t **, int32_t);
-    void (*computation_destroy)(ng_computation_t *);
-    ng_tensor_t *(*tensor_from_data)(ng_dtype_t, const int64_t *, int32_t, const void *);
-    ng_status_t (*tensor_read)(const ng_tensor_t *, void *, size_t);
-    void (*tensor_release)(ng_tensor_t *);
-    const char *(*last_error)(void);
-} library_t;
-
-static void *symbol(void *handle, const char *name) {
-    void *p = dlsym(handle, name);
-    if (!p) fail_msg("dlsym(%s): %s", name, dlerror());
-    return p;
+static const ng_api_t *load(void **handle) {
+    *handle = dlopen(g_library_path, RTLD_NOW | RTLD_LOCAL);
+    if (!*handle) fail_msg("dlopen(%s): %s", g_library_path, dlerror());
+    const ng_api_t *(*get_api)(uint32_t) = NULL;
+    *(void **)&get_api = dlsym(*handle, "ng_get_api");
+    if (!get_api) fail_msg("dlsym(ng_get_api): %s", dlerror());
+    const ng_api_t *api = get_api(NG_API_VERSION);
+    assert_non_null(api);
+    return api;
 }
 
-static library_t load(void) {
-    library_t lib;
-    lib.handle = dlopen(g_library_path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib.handle) fail_msg("dlopen(%s): %s", g_library_path, dlerror());
-    *(void **)&lib.graph_create = symbol(lib.handle, "ng_graph_create");
-    *(void **)&lib.graph_destroy = symbol(lib.handle, "ng_graph_destroy");
-    *(void **)&lib.axis = symbol(lib.handle, "ng_axis");
-    *(void **)&lib.placeholder = symbol(lib.handle, "ng_placeholder");
-    *(void **)&lib.tanh_op = symbol(lib.handle, "ng_tanh");
-    *(void **)&lib.add = symbol(lib.handle, "ng_add");
-    *(void **)&lib.transformer_create = symbol(lib.handle, "ng_transformer_create");
-    *(void **)&lib.set_num_threads = symbol(lib.handle, "ng_transformer_set_num_threads");
-    *(void **)&lib.transformer_destroy = symbol(lib.handle, "ng_transformer_destroy");
-    *(void **)&lib.computation_create = symbol(lib.handle, "ng_computation_create");
-    *(void **)&lib.computation_run = symbol(lib.handle, "ng_computation_run");
-    *(void **)&lib.computation_destroy = symbol(lib.handle, "ng_computation_destroy");
-    *(void **)&lib.tensor_from_data = symbol(lib.handle, "ng_tensor_from_data");
-    *(void **)&lib.tensor_read = symbol(lib.handle, "ng_tensor_read");
-    *(void **)&lib.tensor_release = symbol(lib.handle, "ng_tensor_release");
-    *(void **)&lib.last_error = symbol(lib.handle, "ng_last_error");
-    return lib;
-}
-
-/* Threads of this process named `name` (from /proc/self/task/<tid>/comm). OpenBLAS's own
- * threads are not counted: they live as long as OpenBLAS is loaded, whatever nanograph does. */
+/* Threads of this process named `name` (from /proc/self/task/<tid>/comm), or all of them when
+ * name is NULL. */
 static int threads_named(const char *name) {
     DIR *dir = opendir("/proc/self/task");
     assert_non_null(dir);
@@ -87,65 +52,118 @@ static int threads_named(const char *name) {
         if (!f) continue; /* the thread ended while we looked */
         if (fgets(comm, sizeof comm, f)) comm[strcspn(comm, "\n")] = '\0';
         fclose(f);
-        if (strcmp(comm, name) == 0) ++n;
+        if (!name || strcmp(comm, name) == 0) ++n;
     }
     closedir(dir);
     return n;
 }
 
+/* Whether /proc/self/maps lists a mapping of the file at `path` (resolved). */
+static int is_mapped(const char *path) {
+    char real[PATH_MAX];
+    assert_non_null(realpath(path, real));
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[PATH_MAX + 128];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *file = strchr(line, '/');
+        found = file && strcmp(file, real) == 0;
+    }
+    fclose(f);
+    return found;
+}
+
+/* The resident set of this process in kB (VmRSS of /proc/self/status). */
+static long resident_kb(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    assert_non_null(f);
+    char line[256];
+    long kb = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+    fclose(f);
+    assert_true(kb > 0);
+    return kb;
+}
+
 enum { N = 1 << 18 }; /* large enough that the kernel splits the work over the pool */
 static const char kPoolName[] = "nanograph-pool"; /* ng_transformer_create() names its workers so */
 
-static void run_once(const library_t *lib, const float *x, float *y) {
-    ng_graph_t *g = lib->graph_create();
-    const ng_axis_t *axis = lib->axis(g, "N", N);
-    ng_op_t *px = lib->placeholder(g, NG_FLOAT32, &axis, 1, NULL);
-    ng_op_t *result = lib->add(g, lib->tanh_op(g, px), px);
+static void run_once(const ng_api_t *api, const float *x, float *y) {
+    ng_graph_t *g = api->graph_create();
+    const ng_axis_t *axis = api->axis(g, "N", N);
+    ng_op_t *px = api->placeholder(g, NG_FLOAT32, &axis, 1, NULL);
+    ng_op_t *result = api->add(g, api->tanh(g, px), px);
     assert_non_null(result);
 
     assert_int_equal(threads_named(kPoolName), 0);
-    ng_transformer_t *t = lib->transformer_create(NULL);
+    ng_transformer_t *t = api->transformer_create(NULL);
     assert_non_null(t);
-    assert_int_equal(lib->set_num_threads(t, 2), NG_OK);
-    ng_computation_t *c = lib->computation_create(t, &result, 1, &px, 1);
-    if (!c) fail_msg("ng_computation_create: %s", lib->last_error());
-    ng_tensor_t *input = lib->tensor_from_data(NG_FLOAT32, (const int64_t[]){N}, 1, x);
+    assert_int_equal(api->transformer_set_num_threads(t, 2), NG_OK);
+    ng_computation_t *c = api->computation_create(t, &result, 1, &px, 1);
+    if (!c) fail_msg("ng_computation_create: %s", api->last_error());
+    ng_tensor_t *input = api->tensor_from_data(NG_FLOAT32, (const int64_t[]){N}, 1, x);
     ng_tensor_t *output = NULL;
-    assert_int_equal(lib->computation_run(c, &input, 1, &output, 1), NG_OK);
-    assert_int_equal(lib->tensor_read(output, y, sizeof(float) * N), NG_OK);
+    assert_int_equal(api->computation_run(c, &input, 1, &output, 1), NG_OK);
+    assert_int_equal(api->tensor_read(output, y, sizeof(float) * N), NG_OK);
     assert_int_equal(threads_named(kPoolName), 1); /* 2 threads: the caller and one worker */
-    lib->tensor_release(output);
-    lib->tensor_release(input);
-    lib->computation_destroy(c);
-    lib->transformer_destroy(t);
+    api->tensor_release(output);
+    api->tensor_release(input);
+    api->computation_destroy(c);
+    api->transformer_destroy(t);
     assert_int_equal(threads_named(kPoolName), 0);
-    lib->graph_destroy(g);
+    api->graph_destroy(g);
 }
 
-static void test_load_run_unload_three_times(void **state) {
+static void cycle(int i, const float *x, float *y) {
+    void *handle;
+    const ng_api_t *api = load(&handle);
+    run_once(api, x, y);
+    for (int k = 0; k < N; ++k) {
+        const double want = tanh((double)x[k]) + x[k];
+        if (fabs(y[k] - want) > 1e-5 * (1 + fabs(want)))
+            fail_msg("cycle %d: y[%d] = %.9g, expected %.9g", i, k, (double)y[k], want);
+    }
+    assert_int_equal(dlclose(handle), 0);
+    if (is_mapped(g_library_path))
+        fail_msg("cycle %d: %s is still mapped after dlclose", i, g_library_path);
+}
+
+static void test_load_run_unload(void **state) {
     (void)state;
     static float x[N], y[N];
     for (int i = 0; i < N; ++i) x[i] = (float)((i % 2001) - 1000) / 250.0f;
-    for (int cycle = 0; cycle < 3; ++cycle) {
-        library_t lib = load();
-        run_once(&lib, x, y);
-        for (int i = 0; i < N; ++i) {
-            const double want = tanh((double)x[i]) + x[i];
-            if (fabs(y[i] - want) > 1e-5 * (1 + fabs(want)))
-                fail_msg("cycle %d: y[%d] = %.9g, expected %.9g", cycle, i, (double)y[i], want);
-        }
-        assert_int_equal(dlclose(lib.handle), 0);
-    }
+    const int threads_before = threads_named(NULL);
+    /* The first cycles warm up what the process keeps (the loader's caches, malloc's arenas). */
+    const int warm_up = g_cycles < 10 ? g_cycles : 10;
+    for (int i = 0; i < warm_up; ++i) cycle(i, x, y);
+    const long rss_warm = resident_kb();
+    for (int i = warm_up; i < g_cycles; ++i) cycle(i, x, y);
+    const long grown = resident_kb() - rss_warm;
+    printf(
+        "%d cycles: %d threads before, %d after; resident memory grew by %ld kB after the "
+        "first %d\n",
+        g_cycles, threads_before, threads_named(NULL), grown, warm_up);
+    assert_int_equal(threads_named(NULL), threads_before);
+    /* A leak of a few kB per cycle would show over 1,000 cycles. */
+    if (grown > 8 * 1024) fail_msg("resident memory grew by %ld kB", grown);
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s PATH_TO_LIBNANOGRAPH\n", argv[0]);
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: %s PATH_TO_LIBNANOGRAPH [CYCLES]\n", argv[0]);
         return 2;
     }
     g_library_path = argv[1];
+    if (argc == 3) g_cycles = atoi(argv[2]);
+    if (g_cycles < 1) {
+        fprintf(stderr, "%s: CYCLES must be 1 or more\n", argv[0]);
+        return 2;
+    }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_load_run_unload_three_times),
+        cmocka_unit_test(test_load_run_unload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,7 +163,7 @@ static void test_cse_and_fusion_in_plan_figures(void **state) {
     ng_transformer_t *t = ng_transformer_create(NULL);
     ng_computation_t *c = ng_computation_create(t, &s, 1, params, 2);
     assert_non_null(c);
-    ng_computation_stats_t st;
+    ng_computation_stats_t st = {.struct_size = sizeof st};
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
     assert_int_equal(st.num_source_ops, 6);
     assert_int_equal(st.num_kernels, 1); /* sum((x-y)*(x-y)) in one pass */
@@ -205,7 +205,7 @@ static void test_arena_reuses_dead_buffers(void **state) {
     ng_transformer_t *t = ng_transformer_create(NULL);
     ng_computation_t *c = ng_computation_create(t, &v, 1, &x, 1);
     assert_non_null(c);
-    ng_computation_stats_t st;
+    ng_computation_stats_t st = {.struct_size = sizeof st};
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
     assert_true(st.num_buffers >= 10);
     assert_true(st.buffer_bytes >= (size_t)10 * N * 4);
@@ -445,7 +445,7 @@ static void test_strided_input_is_read_in_place(void **state) {
     ng_tensor_t *tb = ng_tensor_transpose(stored);
     ng_tensor_t *in[2] = {ta, tb}, *out[1] = {NULL};
     assert_int_equal(ng_computation_run(c, in, 2, out, 1), NG_OK);
-    ng_computation_stats_t st;
+    ng_computation_stats_t st = {.struct_size = sizeof st};
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
     assert_int_equal(st.num_kernels, 1);
     assert_int_equal(st.arena_bytes, 64); /* the 3x2 result only */

@@ -24,7 +24,7 @@ static ng_computation_stats_t plan_of(ng_op_t *result, ng_op_t *x, const double 
     ng_transformer_t *t = ng_transformer_create(NULL);
     ng_computation_t *c = ng_computation_create(t, &result, 1, &x, 1);
     if (c == NULL) fail_msg("%s: compile failed: %s", what, ng_last_error());
-    ng_computation_stats_t st;
+    ng_computation_stats_t st = {.struct_size = sizeof st};
     assert_int_equal(ng_computation_stats(c, &st), NG_OK);
     double xv[N] = {0.5, -1.25, 2, 3.5, -4}, got[N];
     ng_tensor_t *tx = ex_tensor(NG_FLOAT64, (int64_t[]){N}, 1, xv);
@@ -109,7 +109,7 @@ static void test_constant_subexpressions_fold(void **state) {
 /* ng_computation_stats rejects NULL arguments, naming itself. */
 static void test_stats_bad_arguments(void **state) {
     (void)state;
-    ng_computation_stats_t st;
+    ng_computation_stats_t st = {.struct_size = sizeof st};
     ex_assert_error(ng_computation_stats(NULL, &st), NG_ERR_INVALID_ARGUMENT,
                     "ng_computation_stats");
     ng_graph_t *g = ng_graph_create();

@@ -95,11 +95,26 @@ static void reference_sgd(double lr, const ng_sgd_options_t *o, int steps, doubl
     }
 }
 
+/* Options filled by the library's *_options_init with this program's struct size. */
+static ng_sgd_options_t sgd_defaults(void) {
+    ng_sgd_options_t o;
+    assert_int_equal(ng_sgd_options_init(&o, sizeof o), NG_OK);
+    assert_int_equal(o.struct_size, sizeof o);
+    return o;
+}
+
+static ng_adam_options_t adam_defaults(void) {
+    ng_adam_options_t o;
+    assert_int_equal(ng_adam_options_init(&o, sizeof o), NG_OK);
+    assert_int_equal(o.struct_size, sizeof o);
+    return o;
+}
+
 static void check_sgd(const ng_sgd_options_t *options, int steps) {
     problem_t p;
     problem_make(&p, 0.05);
     double costs[8], w[N_W];
-    ng_sgd_options_t defaults = ng_sgd_options_default();
+    ng_sgd_options_t defaults = sgd_defaults();
     reference_sgd(0.05, options ? options : &defaults, steps, costs, w);
     run_steps(&p, ng_sgd(p.g, p.cost, p.lr, options), steps, costs, w);
     ng_graph_destroy(p.g);
@@ -110,7 +125,7 @@ static void test_sgd_plain(void **state) {
     check_sgd(NULL, 4);
     /* One step by hand: w - 0.05 * 2 * SCALE * (w - TARGET) */
     double costs[1], w[N_W];
-    ng_sgd_options_t o = ng_sgd_options_default();
+    ng_sgd_options_t o = sgd_defaults();
     reference_sgd(0.05, &o, 1, costs, w);
     assert_true(fabs(w[0] - (1.0 - 0.05 * 2 * 1.0 * 0.75)) < 1e-15);
     assert_true(fabs(w[1] - (-2.0 - 0.05 * 2 * 3.0 * -3.0)) < 1e-15);
@@ -118,7 +133,7 @@ static void test_sgd_plain(void **state) {
 
 static void test_sgd_momentum(void **state) {
     (void)state;
-    ng_sgd_options_t o = ng_sgd_options_default();
+    ng_sgd_options_t o = sgd_defaults();
     o.momentum = 0.9;
     check_sgd(&o, 5);
     o.nesterov = 1;
@@ -129,7 +144,7 @@ static void test_sgd_momentum(void **state) {
 
 static void test_adam(void **state) {
     (void)state;
-    ng_adam_options_t o = ng_adam_options_default();
+    ng_adam_options_t o = adam_defaults();
     o.weight_decay = 0.01;
     const double lr = 0.1;
     enum { STEPS = 5 };
@@ -189,7 +204,7 @@ static void test_optimizer_state_is_named(void **state) {
     problem_t p;
     problem_make(&p, 0.05);
     assert_int_equal(ng_op_set_name(p.w, "weights"), NG_OK);
-    ng_sgd_options_t o = ng_sgd_options_default();
+    ng_sgd_options_t o = sgd_defaults();
     o.momentum = 0.5;
     assert_non_null(ng_sgd(p.g, p.cost, p.lr, &o));
     ng_op_t *velocity = ng_graph_find(p.g, "weights/velocity");
@@ -203,9 +218,9 @@ static void test_optimizer_state_is_named(void **state) {
 
 static void test_options_defaults(void **state) {
     (void)state;
-    ng_sgd_options_t s = ng_sgd_options_default();
+    ng_sgd_options_t s = sgd_defaults();
     assert_true(s.momentum == 0 && s.nesterov == 0 && s.weight_decay == 0);
-    ng_adam_options_t a = ng_adam_options_default();
+    ng_adam_options_t a = adam_defaults();
     assert_true(a.beta1 == 0.9 && a.beta2 == 0.999 && a.epsilon == 1e-8 && a.weight_decay == 0);
 }
 
@@ -230,7 +245,7 @@ static void test_optimizer_bad_arguments(void **state) {
     assert_null(ng_sgd(p.g, no_variables, p.lr, NULL));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_sgd", "trainable");
 
-    ng_sgd_options_t s = ng_sgd_options_default();
+    ng_sgd_options_t s = sgd_defaults();
     s.momentum = -0.5;
     assert_null(ng_sgd(p.g, p.cost, p.lr, &s));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_sgd", "momentum");
@@ -238,19 +253,19 @@ static void test_optimizer_bad_arguments(void **state) {
     s.nesterov = 1;
     assert_null(ng_sgd(p.g, p.cost, p.lr, &s));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_sgd", "nesterov");
-    s = ng_sgd_options_default();
+    s = sgd_defaults();
     s.weight_decay = NAN;
     assert_null(ng_sgd(p.g, p.cost, p.lr, &s));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_sgd", "weight_decay");
-    ng_adam_options_t a = ng_adam_options_default();
+    ng_adam_options_t a = adam_defaults();
     a.beta1 = 1.0;
     assert_null(ng_adam(p.g, p.cost, p.lr, &a));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_adam", "beta1");
-    a = ng_adam_options_default();
+    a = adam_defaults();
     a.beta2 = -0.1;
     assert_null(ng_adam(p.g, p.cost, p.lr, &a));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_adam", "beta2");
-    a = ng_adam_options_default();
+    a = adam_defaults();
     a.epsilon = 0;
     assert_null(ng_adam(p.g, p.cost, p.lr, &a));
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_adam", "epsilon");

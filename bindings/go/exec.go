@@ -261,6 +261,7 @@ func (c *Computation) Stats() (Stats, error) {
 		return Stats{}, err
 	}
 	var s C.ng_computation_stats_t
+	s.struct_size = C.size_t(unsafe.Sizeof(s))
 	if err := status(func() C.ng_status_t { return C.ng_computation_stats(h, &s) }); err != nil {
 		return Stats{}, err
 	}

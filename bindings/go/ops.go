@@ -268,9 +268,23 @@ type SGDOptions struct {
 	WeightDecay float64
 }
 
+// sgdOptions and adamOptions are the library's defaults in the C structs, whose struct_size
+// says which version of the struct this binding was built with.
+func sgdOptions() C.ng_sgd_options_t {
+	var o C.ng_sgd_options_t
+	C.ng_sgd_options_init(&o, C.size_t(unsafe.Sizeof(o)))
+	return o
+}
+
+func adamOptions() C.ng_adam_options_t {
+	var o C.ng_adam_options_t
+	C.ng_adam_options_init(&o, C.size_t(unsafe.Sizeof(o)))
+	return o
+}
+
 // DefaultSGDOptions are the library's defaults (plain gradient descent).
 func DefaultSGDOptions() SGDOptions {
-	o := C.ng_sgd_options_default()
+	o := sgdOptions()
 	return SGDOptions{Momentum: float64(o.momentum), Nesterov: o.nesterov != 0, WeightDecay: float64(o.weight_decay)}
 }
 
@@ -281,7 +295,7 @@ func (g *Graph) SGD(cost, learningRate *Op, opts SGDOptions) (*Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := C.ng_sgd_options_default()
+	o := sgdOptions()
 	o.momentum, o.weight_decay = C.double(opts.Momentum), C.double(opts.WeightDecay)
 	o.nesterov = 0
 	if opts.Nesterov {
@@ -297,7 +311,7 @@ type AdamOptions struct {
 
 // DefaultAdamOptions are the library's defaults.
 func DefaultAdamOptions() AdamOptions {
-	o := C.ng_adam_options_default()
+	o := adamOptions()
 	return AdamOptions{float64(o.beta1), float64(o.beta2), float64(o.epsilon), float64(o.weight_decay)}
 }
 
@@ -307,7 +321,7 @@ func (g *Graph) Adam(cost, learningRate *Op, opts AdamOptions) (*Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := C.ng_adam_options_default()
+	o := adamOptions()
 	o.beta1, o.beta2, o.epsilon, o.weight_decay = C.double(opts.Beta1), C.double(opts.Beta2), C.double(opts.Epsilon), C.double(opts.WeightDecay)
 	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t { return C.ng_adam(gh, hs[0], hs[1], &o) })
 }

@@ -11,6 +11,9 @@
  * - Counts and ranks are `int32_t`, dimensions and strides `int64_t` (strides in elements), byte
  *   sizes `size_t`. An array argument may be NULL when its count is 0.
  * - Nothing aborts, nothing leaks on a failure path, and out-parameters are NULL/0 on failure.
+ * - Structs that may grow (options, stats) start with `size_t struct_size`, set by the caller to
+ *   `sizeof` the struct as it was compiled; the library reads and writes only that many bytes.
+ * - Every function is also reachable through the function table of ng_get_api() (api.h).
  */
 #ifndef NANOGRAPH_BASE_H
 #define NANOGRAPH_BASE_H
@@ -18,8 +21,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(_WIN32)
+/* NG_API marks a declaration as part of the exported C API (everything else in the library is
+ * hidden). Define NG_STATIC when linking nanograph statically; the library's own build defines
+ * NG_BUILDING_LIBRARY (export), programs using the shared library define nothing (import). */
+#if defined(NG_STATIC)
+#define NG_API
+#elif defined(_WIN32)
+#if defined(NG_BUILDING_LIBRARY)
 #define NG_API __declspec(dllexport)
+#else
+#define NG_API __declspec(dllimport)
+#endif
 #else
 /** Marks a declaration as part of the exported C API (everything else in the library is hidden). */
 #define NG_API __attribute__((visibility("default")))
@@ -69,7 +81,10 @@ enum ng_status_code {
     NG_ERR_STATE = 7,         /**< The object is not in a state that allows the call. */
     NG_ERR_IO = 8,            /**< Reading or writing a file failed. */
     NG_ERR_FORMAT = 9,        /**< Data that does not follow its format. */
-    NG_ERR_INTERNAL = 10      /**< A bug in nanograph: please report it with the message. */
+    NG_ERR_INTERNAL = 10,     /**< A bug in nanograph: please report it with the message. */
+    /** Never returned. Its presence makes the enum's type signed 32-bit, as ::ng_status_t is,
+     * so binding generators (bindgen, cgo) give the constants the type of ::ng_status_t. */
+    NG_STATUS_SIGNED_ = -2147483647 - 1
 };
 
 /**
@@ -82,7 +97,14 @@ NG_API ng_status_t ng_last_status(void);
  * @brief The message of the calling thread's last failure, naming the function and the offending
  * value.
  * @return A thread-local string, "" when the last fallible call succeeded; valid until the thread's
- *         next nanograph call.
+ *         next nanograph call. Messages longer than 1023 bytes are cut, ending in "...".
+ *
+ * The error state belongs to the OS thread that made the call. Runtimes that move work between
+ * OS threads (Go's goroutines, async executors, green threads) must read ng_last_status() and
+ * ng_last_error() on the same OS thread as the failed call, with no other nanograph call in
+ * between: in Go, wrap the call and the reads in one cgo call (a small C function that calls,
+ * then copies the message), or hold runtime.LockOSThread() across them. The status returned by
+ * the call itself is always reliable.
  */
 NG_API const char *ng_last_error(void);
 
@@ -103,7 +125,10 @@ enum ng_dtype_code {
     NG_INT64 = 3,   /**< Signed 64-bit integer. */
     NG_UINT8 = 4,   /**< Unsigned 8-bit integer. */
     NG_FLOAT32 = 5, /**< IEEE-754 binary32. */
-    NG_FLOAT64 = 6  /**< IEEE-754 binary64. */
+    NG_FLOAT64 = 6, /**< IEEE-754 binary64. */
+    /** Not a dtype. Its presence makes the enum's type signed 32-bit, as ::ng_dtype_t is, so
+     * binding generators (bindgen, cgo) give the constants the type of ::ng_dtype_t. */
+    NG_DTYPE_SIGNED_ = -2147483647 - 1
 };
 
 /**
@@ -126,6 +151,35 @@ NG_API const char *ng_dtype_name(ng_dtype_t dtype);
  * @param p The memory, or NULL (ignored).
  */
 NG_API void ng_free(void *p);
+
+/**
+ * @brief Functions that provide the memory of tensors, computations' arenas and outputs, and
+ * persistent values (ng_set_allocator()). Starts with struct_size; fields are only appended.
+ */
+typedef struct ng_allocator {
+    size_t struct_size; /**< sizeof(ng_allocator_t) as the caller compiled it. */
+    /** Returns `bytes` bytes (never 0) aligned to `alignment` (a power of two, 64 or more), or
+     * NULL when it cannot: the library call then fails with ::NG_ERR_OUT_OF_MEMORY. May be
+     * called from any thread, concurrently. */
+    void *(*allocate)(size_t bytes, size_t alignment, void *ctx);
+    /** Frees a block `allocate` returned, given the same size and alignment. May be called from
+     * any thread. */
+    void (*deallocate)(void *p, size_t bytes, size_t alignment, void *ctx);
+    void *ctx; /**< Passed to both functions. */
+} ng_allocator_t;
+
+/**
+ * @brief Installs the allocator for the library's large blocks of memory, process-wide.
+ * @param allocator The functions (copied), or NULL for the default (posix_memalign and free).
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for a struct_size smaller than the first published
+ *         struct or a missing function.
+ *
+ * Memory made before the call stays with the allocator that made it and is freed through it:
+ * keep an allocator's functions and ctx valid until every tensor, computation and transformer
+ * made while it was installed is gone. The library's small bookkeeping objects (graphs, ops,
+ * handles) use the C++ allocator as before.
+ */
+NG_API ng_status_t ng_set_allocator(const ng_allocator_t *allocator);
 
 /** @brief A graph: owns its ops and axes. */
 typedef struct ng_graph ng_graph_t;

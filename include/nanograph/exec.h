@@ -17,7 +17,7 @@
  * on its own copy of the graph (dead code, common subexpressions, constant folding, algebraic
  * simplification), turns views into strides, and plans all intermediate memory in one arena, so a
  * run allocates nothing except tensors for NULL output slots. Persistent values change only
- * through `ng_assign` ops that the computation's results reach (seed 001): a computation of
+ * through `ng_assign` ops that the computation's results reach: a computation of
  * `x + 1` does not run an `assign(x, 5)` that exists elsewhere in the graph, while
  * `ng_sequential({assign(x, 5), x + 1})` does, in that order.
  *
@@ -28,7 +28,15 @@
  * itself as a result is its value after the run. Two assignments to one tensor that no sequential
  * orders are refused (::NG_ERR_INVALID_ARGUMENT). docs/transformer.md has examples.
  *
- * A computation must not be run from two threads at once; different computations may.
+ * Threads: every transformer and computation function may be called from any thread.
+ * - Runs of one computation from several threads at once take turns (they are serialised).
+ * - Computations of one transformer run in parallel, except that runs of computations that use
+ *   persistent tensors (placeholders, persistent tensors, variables) take turns: a training
+ *   step that writes a variable never overlaps a run that reads it. ng_transformer_get_value()
+ *   and ng_transformer_set_value() wait for such runs too.
+ * - ng_transformer_set_num_threads() may be called at any time: runs under way finish with the
+ *   threads they started with.
+ * - Destroy a handle only when no other thread is using it.
  */
 #ifndef NANOGRAPH_EXEC_H
 #define NANOGRAPH_EXEC_H
@@ -46,8 +54,9 @@ extern "C" {
  *         ::NG_ERR_UNSUPPORTED for another backend name.
  *
  * The transformer starts a pool of worker threads, one per core (see
- * ng_transformer_set_num_threads()), named "nanograph-pool". OpenBLAS keeps threads of its own,
- * which live as long as OpenBLAS is loaded.
+ * ng_transformer_set_num_threads()), named "nanograph-pool". Matrix products go to OpenBLAS,
+ * which keeps threads of its own as long as it is loaded; nanograph never changes OpenBLAS's
+ * process-wide thread count (set it with OPENBLAS_NUM_THREADS or openblas_set_num_threads()).
  */
 NG_API ng_transformer_t *ng_transformer_create(const char *backend);
 
@@ -61,9 +70,11 @@ NG_API ng_transformer_t *ng_transformer_create(const char *backend);
 NG_API void ng_transformer_destroy(ng_transformer_t *t);
 
 /**
- * @brief Sets the number of threads the transformer's kernels (and OpenBLAS) use.
+ * @brief Sets the number of threads the transformer's kernels use (OpenBLAS's own thread count,
+ * a process-wide setting, is left as it is).
  * @param t The transformer.
- * @param threads 1 or more; 0 means the number of cores.
+ * @param threads 1 or more; 0 means the number of cores. The old workers are joined once the
+ *        runs using them finish.
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for a NULL transformer or a negative count.
  */
 NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t threads);
@@ -114,6 +125,104 @@ NG_API int32_t ng_computation_num_params(const ng_computation_t *c);
 NG_API int32_t ng_computation_num_results(const ng_computation_t *c);
 
 /**
+ * @name Parameters and results of a computation
+ * What a computation takes and returns, for hosts that did not build its graph. Everything here
+ * stays answerable after the graph and the transformer handle are destroyed. `i` indexes the
+ * parameters (0 to ng_computation_num_params() - 1) or the results, `axis` the value's axes (0
+ * to rank - 1). An index out of range, like a NULL or invalid handle, is
+ * ::NG_ERR_INVALID_ARGUMENT and gives NULL / -1 / 0.
+ */
+/**@{*/
+
+/**
+ * @brief The name of parameter i (the placeholder's name).
+ * @param c The computation.
+ * @param i The parameter's index.
+ * @return A string owned by the computation, valid until it is destroyed; NULL on failure.
+ */
+NG_API const char *ng_computation_param_name(const ng_computation_t *c, int32_t i);
+
+/**
+ * @brief The dtype an input tensor for parameter i must have.
+ * @param c The computation.
+ * @param i The parameter's index.
+ * @return The dtype, or 0 on failure.
+ */
+NG_API ng_dtype_t ng_computation_param_dtype(const ng_computation_t *c, int32_t i);
+
+/**
+ * @brief The rank of parameter i.
+ * @param c The computation.
+ * @param i The parameter's index.
+ * @return The number of axes (0 for a scalar), or -1 on failure.
+ */
+NG_API int32_t ng_computation_param_rank(const ng_computation_t *c, int32_t i);
+
+/**
+ * @brief The name of one axis of parameter i; an input's dims follow the axes in this order.
+ * @param c The computation.
+ * @param i The parameter's index.
+ * @param axis The axis' position.
+ * @return A string owned by the computation, valid until it is destroyed; NULL on failure.
+ */
+NG_API const char *ng_computation_param_axis_name(const ng_computation_t *c, int32_t i,
+                                                  int32_t axis);
+
+/**
+ * @brief The length of one axis of parameter i: the input's dim at that position.
+ * @param c The computation.
+ * @param i The parameter's index.
+ * @param axis The axis' position.
+ * @return The length (0 or more), or -1 on failure.
+ */
+NG_API int64_t ng_computation_param_axis_length(const ng_computation_t *c, int32_t i, int32_t axis);
+
+/**
+ * @brief The name of result i (the result op's name).
+ * @param c The computation.
+ * @param i The result's index.
+ * @return A string owned by the computation, valid until it is destroyed; NULL on failure.
+ */
+NG_API const char *ng_computation_result_name(const ng_computation_t *c, int32_t i);
+
+/**
+ * @brief The dtype of result i.
+ * @param c The computation.
+ * @param i The result's index.
+ * @return The dtype, or 0 on failure.
+ */
+NG_API ng_dtype_t ng_computation_result_dtype(const ng_computation_t *c, int32_t i);
+
+/**
+ * @brief The rank of result i.
+ * @param c The computation.
+ * @param i The result's index.
+ * @return The number of axes (0 for a scalar), or -1 on failure.
+ */
+NG_API int32_t ng_computation_result_rank(const ng_computation_t *c, int32_t i);
+
+/**
+ * @brief The name of one axis of result i; an output's dims follow the axes in this order.
+ * @param c The computation.
+ * @param i The result's index.
+ * @param axis The axis' position.
+ * @return A string owned by the computation, valid until it is destroyed; NULL on failure.
+ */
+NG_API const char *ng_computation_result_axis_name(const ng_computation_t *c, int32_t i,
+                                                   int32_t axis);
+
+/**
+ * @brief The length of one axis of result i: the output's dim at that position.
+ * @param c The computation.
+ * @param i The result's index.
+ * @param axis The axis' position.
+ * @return The length (0 or more), or -1 on failure.
+ */
+NG_API int64_t ng_computation_result_axis_length(const ng_computation_t *c, int32_t i,
+                                                 int32_t axis);
+/**@}*/
+
+/**
  * @brief Runs a computation once.
  * @param c The computation.
  * @param inputs nparams tensors, one per parameter, each with the placeholder's dtype and its
@@ -139,8 +248,10 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
                                       int32_t num_inputs, ng_tensor_t **outputs,
                                       int32_t num_outputs);
 
-/** @brief Figures of a compiled computation's plan (for tests, benchmarks and tuning). */
+/** @brief Figures of a compiled computation's plan (for tests, benchmarks and tuning). Starts
+ * with struct_size and only ever gains fields at the end (see ng_api_t). */
 typedef struct ng_computation_stats {
+    size_t struct_size;     /**< Set by the caller to sizeof(ng_computation_stats_t). */
     size_t arena_bytes;     /**< Bytes of the one arena holding every intermediate value. */
     int32_t num_buffers;    /**< Intermediate buffers placed in the arena (before reuse). */
     int32_t num_kernels;    /**< Kernel launches per run. */
@@ -152,8 +263,16 @@ typedef struct ng_computation_stats {
 /**
  * @brief Reads the figures of a computation's plan.
  * @param c The computation.
- * @param out Receives the figures.
- * @return ::NG_OK, or ::NG_ERR_INVALID_ARGUMENT for NULL arguments.
+ * @param out Receives the figures. The caller sets out->struct_size to
+ *        sizeof(ng_computation_stats_t) first; only that many bytes are written (fields the
+ *        library does not know are zeroed).
+ * @return ::NG_OK, or ::NG_ERR_INVALID_ARGUMENT for NULL arguments or a struct_size smaller than
+ *         the first published struct.
+ *
+ * @code
+ * ng_computation_stats_t st = {.struct_size = sizeof st};
+ * ng_computation_stats(c, &st);
+ * @endcode
  */
 NG_API ng_status_t ng_computation_stats(const ng_computation_t *c, ng_computation_stats_t *out);
 

@@ -172,7 +172,8 @@ NG_API const ng_axis_t *ng_axis_component(const ng_axis_t *a, int32_t i);
 /** @name Op attributes */
 /**@{*/
 
-/** @brief Flags of an assignable tensor (seed 000's table); ng_op_flags() returns their union. */
+/** @brief Flags of an assignable tensor; ng_op_flags() returns their union (a uint32_t, the
+ * type these constants get). */
 enum ng_op_flag {
     NG_FLAG_CONSTANT = 1, /**< Immutable, may be inlined (ng_constant()). */
     NG_FLAG_PERSISTENT =

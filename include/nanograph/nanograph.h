@@ -17,5 +17,6 @@
 #include "nanograph/exec.h"
 #include "nanograph/onnx.h"
 #include "nanograph/serialize.h"
+#include "nanograph/api.h"
 
 #endif

@@ -45,13 +45,19 @@ typedef struct ng_shape_iter ng_shape_iter_t;
 enum ng_shape_kind_code {
     NG_SHAPE_SMOOTH = 0, /**< A hyper-rectangle. */
     NG_SHAPE_JAGGED = 1, /**< Some slices along a mode have different extents. */
-    NG_SHAPE_NESTED = 2  /**< Elements that are shapes. */
+    NG_SHAPE_NESTED = 2, /**< Elements that are shapes. */
+    /** Not a kind. Makes the enum's type signed 32-bit, as the int32_t that carries these
+     * values, so binding generators give the constants that type. */
+    NG_SHAPE_KIND_SIGNED_ = -2147483647 - 1
 };
 
 /** @brief Which indices an iterator gives (ng_shape_iter_create()). */
 enum ng_index_mode_code {
     NG_INDEX_RELATIVE = 0, /**< Offsets from zero: rank entries. */
-    NG_INDEX_ABSOLUTE = 1  /**< The origin added: one entry per mode of the root shape. */
+    NG_INDEX_ABSOLUTE = 1, /**< The origin added: one entry per mode of the root shape. */
+    /** Not a mode. Makes the enum's type signed 32-bit, as the int32_t that carries these
+     * values, so binding generators give the constants that type. */
+    NG_INDEX_MODE_SIGNED_ = -2147483647 - 1
 };
 
 /**

@@ -17,8 +17,15 @@
  * // later, without recompiling: ng_transformer_set_value(t, lr, new_value);
  * @endcode
  *
- * Options structs are extended by appending fields: always start from the matching
- * `*_options_default()` function and change the fields you need.
+ * Options structs start with `struct_size` and only ever gain fields at the end (see ng_api_t for
+ * the rule): fill one with the matching `*_options_init()` function, passing `sizeof` of your
+ * struct, then change the fields you need:
+ * @code
+ * ng_adam_options_t o;
+ * ng_adam_options_init(&o, sizeof o);
+ * o.weight_decay = 1e-4;
+ * ng_op_t *step = ng_adam(g, cost, lr, &o);
+ * @endcode
  */
 #ifndef NANOGRAPH_TRAIN_H
 #define NANOGRAPH_TRAIN_H
@@ -31,29 +38,36 @@ extern "C" {
 
 /** @brief Options of ng_sgd(). */
 typedef struct ng_sgd_options {
-    double momentum;  /**< In [0, 1); 0 (the default) keeps no velocity: w -= lr * g. */
-    int32_t nesterov; /**< Nonzero for Nesterov momentum (needs momentum > 0); default 0. */
+    size_t struct_size; /**< sizeof(ng_sgd_options_t) as the caller compiled it. */
+    double momentum;    /**< In [0, 1); 0 (the default) keeps no velocity: w -= lr * g. */
+    int32_t nesterov;   /**< Nonzero for Nesterov momentum (needs momentum > 0); default 0. */
     double
         weight_decay; /**< L2 penalty >= 0 added to each gradient as weight_decay * w; default 0. */
 } ng_sgd_options_t;
 
 /**
- * @brief The default options of ng_sgd(): plain gradient descent.
- * @return momentum 0, nesterov 0, weight_decay 0.
+ * @brief Fills options for ng_sgd() with the defaults: plain gradient descent.
+ * @param options The struct to fill.
+ * @param struct_size sizeof(ng_sgd_options_t) as the caller compiled it; stored in
+ *        options->struct_size. Only that many bytes are written.
+ * @return ::NG_OK (momentum 0, nesterov 0, weight_decay 0); ::NG_ERR_INVALID_ARGUMENT for NULL
+ *         options or a struct_size smaller than the first published struct.
  */
-NG_API ng_sgd_options_t ng_sgd_options_default(void);
+NG_API ng_status_t ng_sgd_options_init(ng_sgd_options_t *options, size_t struct_size);
 
 /**
  * @brief Builds one step of stochastic gradient descent over the trainable variables of a cost.
  * @param g The graph of the cost; the new ops are added to it.
  * @param cost A float op of rank 0 that depends on at least one trainable variable.
  * @param learning_rate A float op of rank 0 (normally a persistent tensor).
- * @param options The options, or NULL for ng_sgd_options_default().
+ * @param options The options (struct_size set, see ng_sgd_options_init()), or NULL for the
+ *        defaults.
  * @return The update op (its value is the cost before the step), or NULL:
  *         ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a cost without trainable
- *         variables, or options out of range (the message names the field); ::NG_ERR_AXES for a
- *         cost or learning rate that is not a scalar; ::NG_ERR_DTYPE for a non-float cost or
- *         learning rate. The op belongs to g.
+ *         variables, options out of range (the message names the field) or a bad struct_size;
+ *         ::NG_ERR_UNSUPPORTED for options that set fields this library does not know;
+ * ::NG_ERR_AXES for a cost or learning rate that is not a scalar; ::NG_ERR_DTYPE for a non-float
+ * cost or learning rate. The op belongs to g.
  *
  * Per variable w with gradient g' = dcost/dw + weight_decay * w: with momentum m, a velocity
  * v <- m v + g' and w <- w - lr * v (Nesterov: w <- w - lr * (g' + m v)); without, w <- w - lr *
@@ -64,25 +78,32 @@ NG_API ng_op_t *ng_sgd(ng_graph_t *g, ng_op_t *cost, ng_op_t *learning_rate,
 
 /** @brief Options of ng_adam(). */
 typedef struct ng_adam_options {
-    double beta1;   /**< Decay of the first moment, in [0, 1); default 0.9. */
-    double beta2;   /**< Decay of the second moment, in [0, 1); default 0.999. */
-    double epsilon; /**< Added to the root of the second moment, > 0; default 1e-8. */
+    size_t struct_size; /**< sizeof(ng_adam_options_t) as the caller compiled it. */
+    double beta1;       /**< Decay of the first moment, in [0, 1); default 0.9. */
+    double beta2;       /**< Decay of the second moment, in [0, 1); default 0.999. */
+    double epsilon;     /**< Added to the root of the second moment, > 0; default 1e-8. */
     double
         weight_decay; /**< L2 penalty >= 0 added to each gradient as weight_decay * w; default 0. */
 } ng_adam_options_t;
 
 /**
- * @brief The default options of ng_adam().
- * @return beta1 0.9, beta2 0.999, epsilon 1e-8, weight_decay 0.
+ * @brief Fills options for ng_adam() with the defaults.
+ * @param options The struct to fill.
+ * @param struct_size sizeof(ng_adam_options_t) as the caller compiled it; stored in
+ *        options->struct_size. Only that many bytes are written.
+ * @return ::NG_OK (beta1 0.9, beta2 0.999, epsilon 1e-8, weight_decay 0);
+ *         ::NG_ERR_INVALID_ARGUMENT for NULL options or a struct_size smaller than the first
+ *         published struct.
  */
-NG_API ng_adam_options_t ng_adam_options_default(void);
+NG_API ng_status_t ng_adam_options_init(ng_adam_options_t *options, size_t struct_size);
 
 /**
  * @brief Builds one step of Adam (Kingma and Ba, 2015) over the trainable variables of a cost.
  * @param g The graph of the cost; the new ops are added to it.
  * @param cost A float op of rank 0 that depends on at least one trainable variable.
  * @param learning_rate A float op of rank 0 (normally a persistent tensor).
- * @param options The options, or NULL for ng_adam_options_default().
+ * @param options The options (struct_size set, see ng_adam_options_init()), or NULL for the
+ *        defaults.
  * @return The update op (its value is the cost before the step), or NULL with the same status
  *         codes as ng_sgd(). The op belongs to g.
  *

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 namespace ng {
@@ -15,33 +16,58 @@ constexpr size_t kCacheLine = 64;
 // first touch of each 4 KiB page costs ~2 us, so a 2 MiB page saves hundreds of faults.
 constexpr size_t kHugePage = size_t{2} << 20;
 
+std::mutex allocator_mutex;
+Allocator installed;  // guarded by allocator_mutex
+
+// The size asked of the allocator: posix_memalign(0) may return NULL, and every storage gets a
+// distinct valid address instead.
+size_t request_of(size_t bytes) noexcept {
+    return bytes == 0 ? kCacheLine : bytes;
+}
+
 // 64-byte aligned (huge-page aligned and advised when large). Throws std::bad_alloc.
-void *aligned_alloc_bytes(size_t bytes, bool zeroed) {
-    const bool huge = bytes >= kHugePage;
-    const size_t alignment = huge ? kHugePage : kCacheLine;
-    // posix_memalign(0) may return NULL; every storage gets a distinct valid address instead.
-    const size_t request = bytes == 0 ? kCacheLine : bytes;
+void *aligned_alloc_bytes(const Allocator &a, size_t bytes, size_t alignment, bool zeroed) {
+    const size_t request = request_of(bytes);
     void *p = nullptr;
-    if (posix_memalign(&p, alignment, request) != 0) throw std::bad_alloc();
+    if (!a.is_default())
+        p = a.allocate(request, alignment, a.ctx);
+    else if (posix_memalign(&p, alignment, request) != 0)
+        p = nullptr;
+    if (p == nullptr) throw std::bad_alloc();
     // Advice only: a kernel without THP support refuses it, which costs speed, not correctness.
-    if (huge) (void)madvise(p, request, MADV_HUGEPAGE);
+    if (alignment == kHugePage) (void)madvise(p, request, MADV_HUGEPAGE);
     if (zeroed) std::memset(p, 0, request);
     return p;
 }
 
-void aligned_free(void *p) noexcept {
-    std::free(p);
+void aligned_free(const Allocator &a, void *p, size_t bytes, size_t alignment) noexcept {
+    if (a.is_default())
+        std::free(p);
+    else
+        a.deallocate(p, request_of(bytes), alignment, a.ctx);
 }
 
 }  // namespace
 
+Allocator current_allocator() noexcept {
+    std::lock_guard<std::mutex> lock(allocator_mutex);
+    return installed;
+}
+
+void set_allocator(const Allocator &a) noexcept {
+    std::lock_guard<std::mutex> lock(allocator_mutex);
+    installed = a;
+}
+
 std::shared_ptr<Storage> Storage::allocate_owned(size_t bytes, bool zeroed) {
-    void *p = aligned_alloc_bytes(bytes, zeroed);
+    const Allocator a = current_allocator();
+    const size_t alignment = bytes >= kHugePage ? kHugePage : kCacheLine;
+    void *p = aligned_alloc_bytes(a, bytes, alignment, zeroed);
     // The Storage owns p from here: if the shared_ptr's control block cannot be allocated, the
     // unique_ptr keeps it and frees the block once, while unwinding.
-    std::unique_ptr<Storage> owner(new (std::nothrow) Storage(p, bytes, true));
+    std::unique_ptr<Storage> owner(new (std::nothrow) Storage(p, bytes, a, alignment));
     if (!owner) {
-        aligned_free(p);
+        aligned_free(a, p, bytes, alignment);
         throw std::bad_alloc();
     }
     return std::shared_ptr<Storage>(std::move(owner));
@@ -72,7 +98,7 @@ void Storage::adopt(Deleter deleter, void *ctx, void *deleter_data) noexcept {
 
 Storage::~Storage() {
     if (owned_)
-        aligned_free(data_);
+        aligned_free(allocator_, data_, bytes_, alignment_);
     else if (deleter_ != nullptr)
         deleter_(deleter_data_, ctx_);
 }

@@ -1,10 +1,12 @@
 // Storage: one block of memory that tensors view. Either owned (64-byte aligned, large blocks
-// advised for transparent huge pages) or borrowed from the caller with an optional deleter that
-// runs exactly once, when the last view of it goes away.
+// advised for transparent huge pages; from the allocator current when it was made) or borrowed from
+// the caller with an optional deleter that runs exactly once, when the last view of it goes away.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+
+#include "core/allocator.hpp"
 
 namespace ng {
 
@@ -39,6 +41,8 @@ public:
 private:
     Storage(void *data, size_t bytes, bool owned) noexcept
         : data_(data), bytes_(bytes), owned_(owned) {}
+    Storage(void *data, size_t bytes, const Allocator &allocator, size_t alignment) noexcept
+        : data_(data), bytes_(bytes), owned_(true), allocator_(allocator), alignment_(alignment) {}
     static std::shared_ptr<Storage> allocate_owned(size_t bytes, bool zeroed);
 
     void *data_;
@@ -47,6 +51,8 @@ private:
     Deleter deleter_ = nullptr;
     void *ctx_ = nullptr;
     void *deleter_data_ = nullptr;
+    Allocator allocator_;  // owned storage: the allocator that made it
+    size_t alignment_ = 0;
 };
 
 }  // namespace ng

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "kernels/iteration.hpp"
 #include "kernels/parallel.hpp"
+#include "kernels/scratch.hpp"
 
 namespace ng::kernels {
 namespace {
@@ -80,46 +81,47 @@ struct ArgRun {
 
 void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim,
                     const Strided &in, const Strided &out, ThreadPool *pool) {
-    thread_local IterationSpace space;
-    thread_local std::vector<int64_t> kept_shape;
-    thread_local Strided kept_in, kept_out;
-
     check_dtype(dt, "run_arg_reduce");
-    if (dim < 0 || dim >= static_cast<int32_t>(shape.size()))
-        throw invalid_argument("run_arg_reduce: dimension ", dim, " out of range for rank ",
-                               shape.size());
-    if (in.strides.size() != shape.size() || out.strides.size() != shape.size())
-        throw internal_error("run_arg_reduce: operands need ", shape.size(), " strides");
-    auto without_dim = [&](const std::vector<int64_t> &v, std::vector<int64_t> &into) {
-        into.assign(v.begin(), v.end());
-        into.erase(into.begin() + dim);
-    };
-    without_dim(shape, kept_shape);
-    without_dim(in.strides, kept_in.strides);
-    without_dim(out.strides, kept_out.strides);
-    space.assign("run_arg_reduce", kept_shape, {&kept_out, &kept_in});
-    if (space.numel() == 0) return;
-    int64_t length = shape[dim];
-    if (length <= 0)
-        throw invalid_argument("run_arg_reduce: dimension ", dim,
-                               " is empty: no first extreme exists");
-    space.drop_unit_dims();
-    space.sort_by_stride(1, space.rank());
-    space.coalesce();
+    with_scratch([&](Scratch &scratch) {
+        IterationSpace &space = scratch.arg_reduce.space;
+        std::vector<int64_t> &kept_shape = scratch.arg_reduce.kept_shape;
+        Strided &kept_in = scratch.arg_reduce.kept_in, &kept_out = scratch.arg_reduce.kept_out;
+        if (dim < 0 || dim >= static_cast<int32_t>(shape.size()))
+            throw invalid_argument("run_arg_reduce: dimension ", dim, " out of range for rank ",
+                                   shape.size());
+        if (in.strides.size() != shape.size() || out.strides.size() != shape.size())
+            throw internal_error("run_arg_reduce: operands need ", shape.size(), " strides");
+        auto without_dim = [&](const std::vector<int64_t> &v, std::vector<int64_t> &into) {
+            into.assign(v.begin(), v.end());
+            into.erase(into.begin() + dim);
+        };
+        without_dim(shape, kept_shape);
+        without_dim(in.strides, kept_in.strides);
+        without_dim(out.strides, kept_out.strides);
+        space.assign("run_arg_reduce", kept_shape, {&kept_out, &kept_in});
+        if (space.numel() == 0) return;
+        int64_t length = shape[dim];
+        if (length <= 0)
+            throw invalid_argument("run_arg_reduce: dimension ", dim,
+                                   " is empty: no first extreme exists");
+        space.drop_unit_dims();
+        space.sort_by_stride(1, space.rank());
+        space.coalesce();
 
-    visit_dtype(dt, [&](auto tag) {
-        using T = decltype(tag);
-        ArgRun<T> run{is_max,
-                      space,
-                      static_cast<const char *>(in.data),
-                      static_cast<char *>(out.data),
-                      length,
-                      in.strides[dim]};
-        bool contiguous_kept = space.last_stride(1) == 1 && space.dim(space.rank() - 1) > 1;
-        if (contiguous_kept && run.stride != 1)
-            run.columns(pool);
-        else
-            run.rows(pool);
+        visit_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            ArgRun<T> run{is_max,
+                          space,
+                          static_cast<const char *>(in.data),
+                          static_cast<char *>(out.data),
+                          length,
+                          in.strides[dim]};
+            bool contiguous_kept = space.last_stride(1) == 1 && space.dim(space.rank() - 1) > 1;
+            if (contiguous_kept && run.stride != 1)
+                run.columns(pool);
+            else
+                run.rows(pool);
+        });
     });
 }
 

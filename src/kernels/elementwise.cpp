@@ -6,18 +6,18 @@
 #include "kernels/iteration.hpp"
 #include "kernels/parallel.hpp"
 #include "kernels/tile_program.hpp"
+#include "kernels/scratch.hpp"
 
 namespace ng::kernels {
 namespace {
 
 // Operand 0 of `space` is the output, operand i + 1 is program input i; bases likewise.
-void run_tiles(const char *driver, IterationSpace &space, const Program &program,
+// `scratch` is the calling thread's: workers reach its members through the references below.
+void run_tiles(Scratch &scratch, const char *driver, IterationSpace &space, const Program &program,
                void *const *bases, ThreadPool *pool) {
-    // Reused between runs on this thread. Workers must reach them through the references below:
-    // inside the loop body a thread_local's name would mean the worker's own instance.
-    thread_local TileProgram tile_program;
-    thread_local std::vector<int64_t> input_strides;
-    thread_local std::vector<size_t> element_sizes;
+    TileProgram &tile_program = scratch.tiles.program;
+    std::vector<int64_t> &input_strides = scratch.tiles.input_strides;
+    std::vector<size_t> &element_sizes = scratch.tiles.element_sizes;
     const TileProgram &tp = tile_program;
     std::vector<size_t> &sizes = element_sizes;
 
@@ -72,28 +72,32 @@ void run_tiles(const char *driver, IterationSpace &space, const Program &program
 
 void run_elementwise(const Program &program, const std::vector<int64_t> &shape,
                      const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool) {
-    thread_local IterationSpace space;
-    thread_local std::vector<void *> bases;
     if (inputs.size() != program.inputs.size())
         throw internal_error("run_elementwise: program has ", program.inputs.size(),
                              " inputs, given ", inputs.size());
-    space.assign("run_elementwise", shape, {&out}, inputs);
-    bases.resize(inputs.size() + 1);
-    bases[0] = out.data;
-    for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
-    run_tiles("run_elementwise", space, program, bases.data(), pool);
+    with_scratch([&](Scratch &scratch) {
+        IterationSpace &space = scratch.elementwise.space;
+        std::vector<void *> &bases = scratch.elementwise.bases;
+        space.assign("run_elementwise", shape, {&out}, inputs);
+        bases.resize(inputs.size() + 1);
+        bases[0] = out.data;
+        for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
+        run_tiles(scratch, "run_elementwise", space, program, bases.data(), pool);
+    });
 }
 
 void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src,
                   const Strided &dst, ThreadPool *pool) {
-    thread_local IterationSpace space;
-    thread_local Program copy;  // no instructions: the result is input 0
     check_dtype(dt, "copy_strided");
-    copy.inputs.assign(1, dt);
-    copy.result = 0;
-    space.assign("copy_strided", shape, {&dst, &src});
-    void *bases[2] = {dst.data, src.data};
-    run_tiles("copy_strided", space, copy, bases, pool);
+    with_scratch([&](Scratch &scratch) {
+        IterationSpace &space = scratch.copy.space;
+        Program &copy = scratch.copy.program;
+        copy.inputs.assign(1, dt);
+        copy.result = 0;
+        space.assign("copy_strided", shape, {&dst, &src});
+        void *bases[2] = {dst.data, src.data};
+        run_tiles(scratch, "copy_strided", space, copy, bases, pool);
+    });
 }
 
 }  // namespace ng::kernels

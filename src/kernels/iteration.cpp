@@ -20,30 +20,6 @@ void IterationSpace::assign(const char *driver, const std::vector<int64_t> &shap
 }
 
 namespace {
-
-struct AlignedFree {
-    void operator()(unsigned char *p) const { ::operator delete(p, std::align_val_t(64)); }
-};
-
-struct ScratchBuffer {
-    std::unique_ptr<unsigned char, AlignedFree> data;
-    size_t bytes = 0;
-};
-
-}  // namespace
-
-void *thread_scratch(ScratchArea area, size_t bytes) {
-    thread_local ScratchBuffer buffers[static_cast<int>(ScratchArea::Count)];
-    ScratchBuffer &b = buffers[static_cast<int>(area)];
-    if (bytes > b.bytes) {
-        size_t grown = std::max(bytes, b.bytes * 2);
-        b.data.reset(static_cast<unsigned char *>(::operator new(grown, std::align_val_t(64))));
-        b.bytes = grown;
-    }
-    return b.data.get();
-}
-
-namespace {
 template <class Body>
 void by_size(size_t size, Body &&body) {
     switch (size) {

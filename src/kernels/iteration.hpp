@@ -2,8 +2,8 @@
 // core/strided_space.hpp, fed with Strided operands), the tile length, per-thread scratch and
 // strided element moves.
 //
-// Drivers keep their space in a thread_local so that a run reuses the vectors' capacity and does
-// not allocate after warm-up.
+// Drivers keep their space in the thread's Scratch (kernels/scratch.hpp) so that a run reuses the
+// vectors' capacity and does not allocate after warm-up.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,8 @@ public:
 };
 
 // Per-thread, 64-byte aligned scratch memory that grows and never shrinks (so a steady-state run
-// does not allocate). Each thread has a few independent areas.
+// does not allocate). Each thread has a few independent areas, in its current Scratch
+// (kernels/scratch.hpp): throws NG_ERR_INTERNAL on a thread without one.
 enum class ScratchArea : int32_t { Tile, Operands, Partials, Row, Count };
 void *thread_scratch(ScratchArea area, size_t bytes);
 

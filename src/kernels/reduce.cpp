@@ -15,6 +15,7 @@
 #include "kernels/kernel_names.hpp"
 #include "kernels/parallel.hpp"
 #include "kernels/tile_program.hpp"
+#include "kernels/scratch.hpp"
 
 namespace ng::kernels {
 namespace {
@@ -168,46 +169,48 @@ void fill_outputs_with_identity(ReduceFn f, DType dt, IterationSpace &space, voi
 
 void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &shape,
                 const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool) {
-    thread_local IterationSpace space;
-    thread_local TileProgram tile_program;
-    thread_local std::vector<int64_t> input_strides;
-    thread_local std::vector<size_t> sizes;
-    thread_local std::vector<void *> bases;
+    with_scratch([&](Scratch &scratch) {
+        IterationSpace &space = scratch.reduce.space;
+        TileProgram &tile_program = scratch.reduce.program;
+        std::vector<int64_t> &input_strides = scratch.reduce.input_strides;
+        std::vector<size_t> &sizes = scratch.reduce.sizes;
+        std::vector<void *> &bases = scratch.reduce.bases;
 
-    check_fn(f);
-    if (inputs.size() != program.inputs.size())
-        throw internal_error("run_reduce: program has ", program.inputs.size(), " inputs, given ",
-                             inputs.size());
-    space.assign("run_reduce", shape, {&out}, inputs);
-    DType dt = program.result_dtype();
-    if (space.numel() == 0) return fill_outputs_with_identity(f, dt, space, out.data);
+        check_fn(f);
+        if (inputs.size() != program.inputs.size())
+            throw internal_error("run_reduce: program has ", program.inputs.size(),
+                                 " inputs, given ", inputs.size());
+        space.assign("run_reduce", shape, {&out}, inputs);
+        DType dt = program.result_dtype();
+        if (space.numel() == 0) return fill_outputs_with_identity(f, dt, space, out.data);
 
-    space.drop_unit_dims();
-    if (!inputs.empty()) space.sort_by_stride(1, space.rank());  // read input 0 in memory order
-    space.coalesce();
-    // Kept outer dimensions first; the innermost stays innermost.
-    space.partition(space.rank() - 1, [&](int32_t d) { return space.stride(0, d) != 0; });
-    space.coalesce();
-    int32_t last = space.rank() - 1;
-    int32_t kept = 0;
-    while (kept < last && space.stride(0, kept) != 0) ++kept;
+        space.drop_unit_dims();
+        if (!inputs.empty()) space.sort_by_stride(1, space.rank());  // read input 0 in memory order
+        space.coalesce();
+        // Kept outer dimensions first; the innermost stays innermost.
+        space.partition(space.rank() - 1, [&](int32_t d) { return space.stride(0, d) != 0; });
+        space.coalesce();
+        int32_t last = space.rank() - 1;
+        int32_t kept = 0;
+        while (kept < last && space.stride(0, kept) != 0) ++kept;
 
-    auto ops = space.operands();
-    input_strides.resize(ops - 1);
-    for (int32_t i = 1; i < ops; ++i) input_strides[i - 1] = space.last_stride(i);
-    tile_program.prepare("run_reduce", program, input_strides, false);
-    sizes.resize(ops);
-    sizes[0] = dtype_size(dt);
-    for (int32_t i = 1; i < ops; ++i) sizes[i] = dtype_size(program.inputs[i - 1]);
-    bases.resize(ops);
-    bases[0] = out.data;
-    for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
+        auto ops = space.operands();
+        input_strides.resize(ops - 1);
+        for (int32_t i = 1; i < ops; ++i) input_strides[i - 1] = space.last_stride(i);
+        tile_program.prepare("run_reduce", program, input_strides, false);
+        sizes.resize(ops);
+        sizes[0] = dtype_size(dt);
+        for (int32_t i = 1; i < ops; ++i) sizes[i] = dtype_size(program.inputs[i - 1]);
+        bases.resize(ops);
+        bases[0] = out.data;
+        for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
 
-    ReduceRun run{f, dt, sizes[0], space, tile_program, sizes, bases.data(), kept, last};
-    if (space.last_stride(0) == 0)
-        run.innermost_reduced(pool);
-    else
-        run.innermost_kept(pool);
+        ReduceRun run{f, dt, sizes[0], space, tile_program, sizes, bases.data(), kept, last};
+        if (space.last_stride(0) == 0)
+            run.innermost_reduced(pool);
+        else
+            run.innermost_kept(pool);
+    });
 }
 
 }  // namespace ng::kernels

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "kernels/iteration.hpp"
 #include "kernels/parallel.hpp"
+#include "kernels/scratch.hpp"
 
 namespace ng::kernels {
 namespace {
@@ -142,45 +143,47 @@ struct SoftmaxRun {
 void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
                  const std::vector<bool> &reduced, const Strided &in, const Strided &out,
                  ThreadPool *pool) {
-    thread_local IterationSpace space;
-    thread_local Strided marker;
+    with_scratch([&](Scratch &scratch) {
+        IterationSpace &space = scratch.softmax.space;
+        Strided &marker = scratch.softmax.marker;
 
-    if (!dtype_is_float(dt))
-        throw dtype_error("run_softmax: needs float32 or float64, not ", dtype_name(dt));
-    if (reduced.size() != shape.size())
-        throw internal_error("run_softmax: ", reduced.size(), " reduced flags for rank ",
-                             shape.size());
-    // The marker operand is a dense layout of the kept dimensions: coalescing then never merges a
-    // kept with a reduced dimension, and stride 0 tells which is which after any reordering.
-    marker.strides.assign(shape.size(), 0);
-    int64_t step = 1;
-    for (size_t d = shape.size(); d-- > 0;) {
-        if (reduced[d]) continue;
-        marker.strides[d] = step;
-        step *= std::max<int64_t>(shape[d], 1);
-    }
-    space.assign("run_softmax", shape, {&out, &in, &marker});
-    if (space.numel() == 0) return;
-    space.drop_unit_dims();
-    space.coalesce();
+        if (!dtype_is_float(dt))
+            throw dtype_error("run_softmax: needs float32 or float64, not ", dtype_name(dt));
+        if (reduced.size() != shape.size())
+            throw internal_error("run_softmax: ", reduced.size(), " reduced flags for rank ",
+                                 shape.size());
+        // The marker operand is a dense layout of the kept dimensions: coalescing then never merges
+        // a kept with a reduced dimension, and stride 0 tells which is which after any reordering.
+        marker.strides.assign(shape.size(), 0);
+        int64_t step = 1;
+        for (size_t d = shape.size(); d-- > 0;) {
+            if (reduced[d]) continue;
+            marker.strides[d] = step;
+            step *= std::max<int64_t>(shape[d], 1);
+        }
+        space.assign("run_softmax", shape, {&out, &in, &marker});
+        if (space.numel() == 0) return;
+        space.drop_unit_dims();
+        space.coalesce();
 
-    SoftmaxRun run{log,
-                   dt,
-                   dtype_size(dt),
-                   space,
-                   static_cast<char *>(out.data),
-                   static_cast<const char *>(in.data)};
-    auto is_kept = [&](int32_t d) { return space.stride(2, d) != 0; };
-    int32_t last = space.rank() - 1;
-    if (is_kept(last) && space.last_stride(0) == 1 && space.last_stride(1) == 1) {
-        int32_t kept = space.partition(last, is_kept);
-        return run.columns(pool, kept);
-    }
-    space.partition(space.rank(), is_kept);
-    space.coalesce();
-    int32_t kept = 0;
-    while (kept < space.rank() && is_kept(kept)) ++kept;
-    run.rows(pool, kept);
+        SoftmaxRun run{log,
+                       dt,
+                       dtype_size(dt),
+                       space,
+                       static_cast<char *>(out.data),
+                       static_cast<const char *>(in.data)};
+        auto is_kept = [&](int32_t d) { return space.stride(2, d) != 0; };
+        int32_t last = space.rank() - 1;
+        if (is_kept(last) && space.last_stride(0) == 1 && space.last_stride(1) == 1) {
+            int32_t kept = space.partition(last, is_kept);
+            return run.columns(pool, kept);
+        }
+        space.partition(space.rank(), is_kept);
+        space.coalesce();
+        int32_t kept = 0;
+        while (kept < space.rank() && is_kept(kept)) ++kept;
+        run.rows(pool, kept);
+    });
 }
 
 }  // namespace ng::kernels

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "kernels/scratch.hpp"
 
 namespace ng {
 namespace {
@@ -72,6 +73,9 @@ struct ThreadPool::Impl {
 
     void worker_loop() {
         inside_parallel_region = true;
+        // The worker's own kernel scratch, freed when the worker ends (kernels/scratch.hpp).
+        kernels::Scratch scratch;
+        kernels::ScratchScope scratch_scope(scratch);
         std::unique_lock<std::mutex> lock(mutex);
         uint64_t seen = generation;
         for (;;) {

@@ -84,6 +84,8 @@ void Computation::compile() {
             buffer_specs_[b] = persistents_.at(plan_.buffers[b].persistent).get();
     forwarded_.assign(plan_.results.size(), false);
     executor_ = std::make_unique<Executor>(plan_);
+    uses_persistent_ = false;
+    for (const Buffer &b : plan_.buffers) uses_persistent_ |= b.kind == Buffer::Kind::Persistent;
 }
 
 void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) const {
@@ -150,7 +152,7 @@ bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *cons
     return true;
 }
 
-void Computation::copy_result(size_t i, Tensor &out) {
+void Computation::copy_result(size_t i, Tensor &out, ThreadPool *pool) {
     const Value &v = plan_.results[i];
     copy_from_.data = bases_[v.buffer] +
                       v.layout.offset * static_cast<int64_t>(dtype_size(plan_.result_dtypes[i]));
@@ -158,10 +160,16 @@ void Computation::copy_result(size_t i, Tensor &out) {
     copy_to_.data = out.data();
     copy_to_.strides.assign(out.strides().begin(), out.strides().end());
     kernels::copy_strided(plan_.result_dtypes[i], plan_.result_shapes[i], copy_from_, copy_to_,
-                          transformer_->pool());
+                          pool);
 }
 
 void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh) {
+    // Runs that use persistent tensors of one transformer never overlap (Transformer::lock_values).
+    std::unique_lock<std::recursive_mutex> values;
+    if (uses_persistent_) values = transformer_->lock_values();
+    const std::shared_ptr<ThreadPool> pool = transformer_->pool_for_run();
+    // The computation's kernel scratch serves this thread for the whole run, copies included.
+    kernels::ScratchScope scratch(scratch_);
     validate(inputs, outputs);
     // Inputs with other strides than the plan was made for: plan again (kept for later runs).
     bool restrided = false;
@@ -191,9 +199,9 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         forwarded_[i] = can_forward(i, target, inputs, outputs);
         if (forwarded_[i]) bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());
     }
-    executor_->run(bases_, transformer_->pool());
+    executor_->run(bases_, pool.get());
     for (size_t i = 0; i < plan_.results.size(); ++i)
-        if (!forwarded_[i]) copy_result(i, outputs[i] ? *outputs[i] : fresh[i]);
+        if (!forwarded_[i]) copy_result(i, outputs[i] ? *outputs[i] : fresh[i], pool.get());
 }
 
 }  // namespace ng

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "passes/exec_graph.hpp"
+#include "kernels/scratch.hpp"
 #include "runtime/executor.hpp"
 #include "passes/plan.hpp"
 #include "runtime/persistent.hpp"
@@ -42,7 +43,7 @@ private:
     void validate(const Tensor *const *inputs, Tensor *const *outputs) const;
     bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                      Tensor *const *outputs) const;
-    void copy_result(size_t i, Tensor &out);
+    void copy_result(size_t i, Tensor &out, ThreadPool *pool);
     void compile();
     void compile_persistents(const std::vector<const Op *> &results,
                              std::vector<uint64_t> &compiling);
@@ -60,8 +61,10 @@ private:
     std::vector<bool> forwarded_;  // per result: computed straight into its output this run
     ExecGraph graph_;              // after the graph passes; lowered again on new strides
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
+    kernels::Scratch scratch_;  // the running thread's kernel scratch (one run at a time)
     kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
     int32_t num_source_ops_ = 0;
+    bool uses_persistent_ = false;  // the plan reads or writes the transformer's values
 };
 
 }  // namespace ng

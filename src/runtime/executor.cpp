@@ -16,12 +16,10 @@ kernels::Strided describe(const Operand &o) {
 }
 
 // Calls body(index of element in `in`, index in `out`) over every point of `shape`, in any order.
+// `space` is kept by the caller between calls so that a warm run does not allocate.
 template <class Body>
 void for_each_index(const std::vector<int64_t> &shape, const std::vector<int64_t> &in_strides,
-                    const std::vector<int64_t> &out_strides, Body &&body) {
-    // Kept between calls (as the kernel drivers keep their iteration spaces) so that a warm run
-    // does not allocate.
-    thread_local StridedSpace space;
+                    const std::vector<int64_t> &out_strides, StridedSpace &space, Body &&body) {
     space.reset("one_hot", shape);
     space.add_operand("one_hot", in_strides);
     space.add_operand("one_hot", out_strides);
@@ -35,7 +33,8 @@ void for_each_index(const std::vector<int64_t> &shape, const std::vector<int64_t
     });
 }
 
-void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strided &out) {
+void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strided &out,
+                 StridedSpace &space) {
     const DType index_dtype = s.program.inputs.at(0);
     visit_dtype(index_dtype, [&](auto index_zero) {
         using I = decltype(index_zero);
@@ -43,7 +42,7 @@ void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strid
             using V = decltype(value_zero);
             const I *x = static_cast<const I *>(in.data);
             V *y = static_cast<V *>(out.data);
-            for_each_index(s.shape, in.strides, out.strides, [&](int64_t i, int64_t o) {
+            for_each_index(s.shape, in.strides, out.strides, space, [&](int64_t i, int64_t o) {
                 int64_t k = static_cast<int64_t>(x[i]);
                 if (k >= 0 && k < s.depth)
                     y[o + k * s.depth_stride] = V(1);  // out of range: all zeros
@@ -109,7 +108,7 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         kernels::fill(s.dtype, n, s.value, p.output.data);
         break;
     }
-    case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output); break;
+    case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output, one_hot_space_); break;
     case Step::Kind::Segment: {
         const auto *splits = static_cast<const int64_t *>(p.inputs[1].data);
         if (s.flag)

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "core/strided_space.hpp"
 #include "passes/plan.hpp"
 
 namespace ng {
@@ -25,6 +26,7 @@ private:
 
     const Plan &plan_;
     std::vector<Prepared> prepared_;
+    StridedSpace one_hot_space_;  // kept so that a warm run does not allocate
 };
 
 }  // namespace ng

@@ -1,7 +1,6 @@
 #include "runtime/transformer.hpp"
 
 #include <algorithm>
-#include <cblas.h>
 
 #include "core/error.hpp"
 #include "kernels/kernels.hpp"
@@ -15,10 +14,16 @@ Transformer::Transformer(int threads) {
 
 void Transformer::set_threads(int threads) {
     if (threads < 0) throw invalid_argument("thread count ", threads, " is negative");
-    pool_ = std::make_unique<ThreadPool>(threads);
-    // OpenBLAS's own threads run while ours wait for the GEMM, so together they never exceed
-    // the pool's size.
-    openblas_set_num_threads(pool_->size());
+    auto pool = std::make_shared<ThreadPool>(threads);
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    pool_.swap(pool);
+    // `pool` now holds the old pool: unless a run still uses it, its workers are joined when it
+    // goes, after the lock is released (locals are destroyed in reverse order).
+}
+
+std::shared_ptr<ThreadPool> Transformer::pool_for_run() const {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    return pool_;
 }
 
 bool Transformer::has_value(uint64_t id) const {
@@ -52,7 +57,7 @@ Tensor Transformer::initialize(const PersistentSpec &spec) {
     Tensor result;
     spec.initializer->run(nullptr, &no_slot, &result);
     copy_broadcast_by_name(result, spec.initial_value.axis_names, value, p.value.axis_names,
-                           pool());
+                           pool_for_run().get());
     return value;
 }
 

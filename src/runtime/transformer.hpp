@@ -2,6 +2,7 @@
 // uid, which no other op ever takes), runs their initializers once, and owns the thread pool
 // every computation's kernels use. It never refers to a user's graph: what it knows of each
 // tensor was copied when a computation was compiled or a value was set.
+// It never changes process-wide state such as OpenBLAS's thread count.
 #pragma once
 
 #include <functional>
@@ -21,9 +22,17 @@ class Transformer : public std::enable_shared_from_this<Transformer> {
 public:
     explicit Transformer(int threads);
 
+    // A run already under way keeps the pool it started with (pool_for_run()).
     void set_threads(int threads);
-    int threads() const { return pool_->size(); }
-    ThreadPool *pool() { return pool_.get(); }
+    int threads() const { return pool_for_run()->size(); }
+    std::shared_ptr<ThreadPool> pool_for_run() const;
+
+    // Held for the whole of a run that uses persistent tensors, and while a value is read or
+    // written from outside: such runs of the computations of one transformer never overlap, so
+    // one may write a variable another reads. Recursive: initializers run inside a run.
+    std::unique_lock<std::recursive_mutex> lock_values() const {
+        return std::unique_lock<std::recursive_mutex>(mutex_);
+    }
 
     // The value of a persistent tensor, created from `spec` first if there is none yet (its
     // constant data, its initializer's result, or zeros; a placeholder without an initializer
@@ -43,7 +52,8 @@ private:
     };
     Tensor initialize(const PersistentSpec &spec);
 
-    std::unique_ptr<ThreadPool> pool_;
+    std::shared_ptr<ThreadPool> pool_;
+    mutable std::mutex pool_mutex_;  // guards pool_ (the pointer; the pool guards itself)
     std::unordered_map<uint64_t, Entry> values_;
     mutable std::recursive_mutex mutex_;  // initializers run computations that read values
 };

@@ -629,21 +629,11 @@ def _lr(cost: Op, learning_rate: Operand) -> Op:
     return learning_rate if isinstance(learning_rate, Op) else cost.graph.scalar(float(learning_rate), cost.dtype)
 
 
-def _options(struct, init, default):
-    """The library's default options: from `ng_*_options_init` (options that start with their
-    struct_size) when the library has it, else from `ng_*_options_default`."""
-    if init is not None:
-        opts = struct()
-        check(init(ctypes.byref(opts), ctypes.sizeof(opts)))
-        return opts
-    return default()
-
-
 def sgd(cost: Op, learning_rate: Operand, momentum: float = 0.0, nesterov: bool = False, weight_decay: float = 0.0) -> Op:
     """One step of stochastic gradient descent over the trainable variables of cost, as an op
     whose value is the cost before the step. learning_rate: an op of rank 0 or a number."""
-    opts = _options(_capi.ng_sgd_options_t, getattr(lib, "sgd_options_init", None),
-                    getattr(lib, "sgd_options_default", None))
+    opts = _capi.ng_sgd_options_t()
+    check(lib.sgd_options_init(ctypes.byref(opts), ctypes.sizeof(opts)))
     opts.momentum, opts.nesterov, opts.weight_decay = momentum, int(nesterov), weight_decay
     lr = _lr(cost, learning_rate)
     return Op(check_ptr(lib.sgd(cost.graph.handle, cost.handle, lr.handle, ctypes.byref(opts))), cost.graph)
@@ -651,8 +641,8 @@ def sgd(cost: Op, learning_rate: Operand, momentum: float = 0.0, nesterov: bool 
 
 def adam(cost: Op, learning_rate: Operand, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8, weight_decay: float = 0.0) -> Op:
     """One step of Adam over the trainable variables of cost, as an op (value: the cost)."""
-    opts = _options(_capi.ng_adam_options_t, getattr(lib, "adam_options_init", None),
-                    getattr(lib, "adam_options_default", None))
+    opts = _capi.ng_adam_options_t()
+    check(lib.adam_options_init(ctypes.byref(opts), ctypes.sizeof(opts)))
     opts.beta1, opts.beta2, opts.epsilon, opts.weight_decay = beta1, beta2, epsilon, weight_decay
     lr = _lr(cost, learning_rate)
     return Op(check_ptr(lib.adam(cost.graph.handle, cost.handle, lr.handle, ctypes.byref(opts))), cost.graph)

@@ -5,6 +5,7 @@ pub const NG_VERSION_MINOR: u32 = 1;
 pub const NG_VERSION_PATCH: u32 = 0;
 pub const NG_VERSION_STRING: &[u8; 6usize] = b"0.1.0\0";
 pub const NG_ONNX_TRAINABLE: u32 = 1;
+pub const NG_API_VERSION: u32 = 1;
 pub type __int32_t = ::std::os::raw::c_int;
 pub type __uint32_t = ::std::os::raw::c_uint;
 pub type __int64_t = ::std::os::raw::c_long;
@@ -27,7 +28,8 @@ pub const ng_status_code_NG_ERR_STATE: ng_status_code = 7;
 pub const ng_status_code_NG_ERR_IO: ng_status_code = 8;
 pub const ng_status_code_NG_ERR_FORMAT: ng_status_code = 9;
 pub const ng_status_code_NG_ERR_INTERNAL: ng_status_code = 10;
-pub type ng_status_code = ::std::os::raw::c_uint;
+pub const ng_status_code_NG_STATUS_SIGNED_: ng_status_code = -2147483648;
+pub type ng_status_code = ::std::os::raw::c_int;
 extern "C" {
     pub fn ng_last_status() -> ng_status_t;
 }
@@ -44,7 +46,8 @@ pub const ng_dtype_code_NG_INT64: ng_dtype_code = 3;
 pub const ng_dtype_code_NG_UINT8: ng_dtype_code = 4;
 pub const ng_dtype_code_NG_FLOAT32: ng_dtype_code = 5;
 pub const ng_dtype_code_NG_FLOAT64: ng_dtype_code = 6;
-pub type ng_dtype_code = ::std::os::raw::c_uint;
+pub const ng_dtype_code_NG_DTYPE_SIGNED_: ng_dtype_code = -2147483648;
+pub type ng_dtype_code = ::std::os::raw::c_int;
 extern "C" {
     pub fn ng_dtype_size(dtype: ng_dtype_t) -> usize;
 }
@@ -53,6 +56,31 @@ extern "C" {
 }
 extern "C" {
     pub fn ng_free(p: *mut ::std::os::raw::c_void);
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct ng_allocator {
+    pub struct_size: usize,
+    pub allocate: ::std::option::Option<
+        unsafe extern "C" fn(
+            bytes: usize,
+            alignment: usize,
+            ctx: *mut ::std::os::raw::c_void,
+        ) -> *mut ::std::os::raw::c_void,
+    >,
+    pub deallocate: ::std::option::Option<
+        unsafe extern "C" fn(
+            p: *mut ::std::os::raw::c_void,
+            bytes: usize,
+            alignment: usize,
+            ctx: *mut ::std::os::raw::c_void,
+        ),
+    >,
+    pub ctx: *mut ::std::os::raw::c_void,
+}
+pub type ng_allocator_t = ng_allocator;
+extern "C" {
+    pub fn ng_set_allocator(allocator: *const ng_allocator_t) -> ng_status_t;
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -214,10 +242,12 @@ pub type ng_shape_iter_t = ng_shape_iter;
 pub const ng_shape_kind_code_NG_SHAPE_SMOOTH: ng_shape_kind_code = 0;
 pub const ng_shape_kind_code_NG_SHAPE_JAGGED: ng_shape_kind_code = 1;
 pub const ng_shape_kind_code_NG_SHAPE_NESTED: ng_shape_kind_code = 2;
-pub type ng_shape_kind_code = ::std::os::raw::c_uint;
+pub const ng_shape_kind_code_NG_SHAPE_KIND_SIGNED_: ng_shape_kind_code = -2147483648;
+pub type ng_shape_kind_code = ::std::os::raw::c_int;
 pub const ng_index_mode_code_NG_INDEX_RELATIVE: ng_index_mode_code = 0;
 pub const ng_index_mode_code_NG_INDEX_ABSOLUTE: ng_index_mode_code = 1;
-pub type ng_index_mode_code = ::std::os::raw::c_uint;
+pub const ng_index_mode_code_NG_INDEX_MODE_SIGNED_: ng_index_mode_code = -2147483648;
+pub type ng_index_mode_code = ::std::os::raw::c_int;
 extern "C" {
     pub fn ng_shape_smooth(extents: *const i64, rank: i32) -> *mut ng_shape_t;
 }
@@ -991,13 +1021,14 @@ extern "C" {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ng_sgd_options {
+    pub struct_size: usize,
     pub momentum: f64,
     pub nesterov: i32,
     pub weight_decay: f64,
 }
 pub type ng_sgd_options_t = ng_sgd_options;
 extern "C" {
-    pub fn ng_sgd_options_default() -> ng_sgd_options_t;
+    pub fn ng_sgd_options_init(options: *mut ng_sgd_options_t, struct_size: usize) -> ng_status_t;
 }
 extern "C" {
     pub fn ng_sgd(
@@ -1010,6 +1041,7 @@ extern "C" {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ng_adam_options {
+    pub struct_size: usize,
     pub beta1: f64,
     pub beta2: f64,
     pub epsilon: f64,
@@ -1017,7 +1049,8 @@ pub struct ng_adam_options {
 }
 pub type ng_adam_options_t = ng_adam_options;
 extern "C" {
-    pub fn ng_adam_options_default() -> ng_adam_options_t;
+    pub fn ng_adam_options_init(options: *mut ng_adam_options_t, struct_size: usize)
+        -> ng_status_t;
 }
 extern "C" {
     pub fn ng_adam(
@@ -1102,6 +1135,50 @@ extern "C" {
     pub fn ng_computation_num_results(c: *const ng_computation_t) -> i32;
 }
 extern "C" {
+    pub fn ng_computation_param_name(
+        c: *const ng_computation_t,
+        i: i32,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn ng_computation_param_dtype(c: *const ng_computation_t, i: i32) -> ng_dtype_t;
+}
+extern "C" {
+    pub fn ng_computation_param_rank(c: *const ng_computation_t, i: i32) -> i32;
+}
+extern "C" {
+    pub fn ng_computation_param_axis_name(
+        c: *const ng_computation_t,
+        i: i32,
+        axis: i32,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn ng_computation_param_axis_length(c: *const ng_computation_t, i: i32, axis: i32) -> i64;
+}
+extern "C" {
+    pub fn ng_computation_result_name(
+        c: *const ng_computation_t,
+        i: i32,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn ng_computation_result_dtype(c: *const ng_computation_t, i: i32) -> ng_dtype_t;
+}
+extern "C" {
+    pub fn ng_computation_result_rank(c: *const ng_computation_t, i: i32) -> i32;
+}
+extern "C" {
+    pub fn ng_computation_result_axis_name(
+        c: *const ng_computation_t,
+        i: i32,
+        axis: i32,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn ng_computation_result_axis_length(c: *const ng_computation_t, i: i32, axis: i32) -> i64;
+}
+extern "C" {
     pub fn ng_computation_run(
         c: *mut ng_computation_t,
         inputs: *const *mut ng_tensor_t,
@@ -1113,6 +1190,7 @@ extern "C" {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ng_computation_stats {
+    pub struct_size: usize,
     pub arena_bytes: usize,
     pub num_buffers: i32,
     pub num_kernels: i32,
@@ -1212,4 +1290,1046 @@ extern "C" {
         bytes: *const ::std::os::raw::c_void,
         size: usize,
     ) -> *mut ng_tensor_t;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct ng_api {
+    pub version_number: ::std::option::Option<unsafe extern "C" fn() -> i32>,
+    pub version_string:
+        ::std::option::Option<unsafe extern "C" fn() -> *const ::std::os::raw::c_char>,
+    pub last_status: ::std::option::Option<unsafe extern "C" fn() -> ng_status_t>,
+    pub last_error: ::std::option::Option<unsafe extern "C" fn() -> *const ::std::os::raw::c_char>,
+    pub status_string: ::std::option::Option<
+        unsafe extern "C" fn(status: ng_status_t) -> *const ::std::os::raw::c_char,
+    >,
+    pub dtype_size: ::std::option::Option<unsafe extern "C" fn(dtype: ng_dtype_t) -> usize>,
+    pub dtype_name: ::std::option::Option<
+        unsafe extern "C" fn(dtype: ng_dtype_t) -> *const ::std::os::raw::c_char,
+    >,
+    pub set_allocator: ::std::option::Option<
+        unsafe extern "C" fn(allocator: *const ng_allocator_t) -> ng_status_t,
+    >,
+    pub tensor_create: ::std::option::Option<
+        unsafe extern "C" fn(dt: ng_dtype_t, shape: *const i64, rank: i32) -> *mut ng_tensor_t,
+    >,
+    pub tensor_from_data: ::std::option::Option<
+        unsafe extern "C" fn(
+            dt: ng_dtype_t,
+            shape: *const i64,
+            rank: i32,
+            data: *const ::std::os::raw::c_void,
+        ) -> *mut ng_tensor_t,
+    >,
+    pub tensor_wrap: ::std::option::Option<
+        unsafe extern "C" fn(
+            dt: ng_dtype_t,
+            shape: *const i64,
+            strides: *const i64,
+            rank: i32,
+            data: *mut ::std::os::raw::c_void,
+            arg1: ::std::option::Option<
+                unsafe extern "C" fn(
+                    data: *mut ::std::os::raw::c_void,
+                    ctx: *mut ::std::os::raw::c_void,
+                ),
+            >,
+            ctx: *mut ::std::os::raw::c_void,
+        ) -> *mut ng_tensor_t,
+    >,
+    pub tensor_retain: ::std::option::Option<unsafe extern "C" fn(t: *mut ng_tensor_t)>,
+    pub tensor_release: ::std::option::Option<unsafe extern "C" fn(t: *mut ng_tensor_t)>,
+    pub tensor_dtype:
+        ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t) -> ng_dtype_t>,
+    pub tensor_rank: ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t) -> i32>,
+    pub tensor_dim:
+        ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t, i: i32) -> i64>,
+    pub tensor_stride:
+        ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t, i: i32) -> i64>,
+    pub tensor_numel: ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t) -> i64>,
+    pub tensor_data: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_tensor_t) -> *mut ::std::os::raw::c_void,
+    >,
+    pub tensor_read: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *const ng_tensor_t,
+            dst: *mut ::std::os::raw::c_void,
+            dst_bytes: usize,
+        ) -> ng_status_t,
+    >,
+    pub tensor_write: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_tensor_t,
+            src: *const ::std::os::raw::c_void,
+            src_bytes: usize,
+        ) -> ng_status_t,
+    >,
+    pub tensor_is_contiguous:
+        ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t) -> i32>,
+    pub tensor_copy:
+        ::std::option::Option<unsafe extern "C" fn(t: *const ng_tensor_t) -> *mut ng_tensor_t>,
+    pub tensor_reshape: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_tensor_t, shape: *const i64, rank: i32) -> *mut ng_tensor_t,
+    >,
+    pub tensor_permute: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_tensor_t, order: *const i32, rank: i32) -> *mut ng_tensor_t,
+    >,
+    pub tensor_transpose:
+        ::std::option::Option<unsafe extern "C" fn(t: *mut ng_tensor_t) -> *mut ng_tensor_t>,
+    pub tensor_slice: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_tensor_t,
+            dim: i32,
+            start: i64,
+            stop: i64,
+            step: i64,
+        ) -> *mut ng_tensor_t,
+    >,
+    pub tensor_broadcast: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_tensor_t, shape: *const i64, rank: i32) -> *mut ng_tensor_t,
+    >,
+    pub tensor_to_dlpack: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_tensor_t, out: *mut *mut DLManagedTensor) -> ng_status_t,
+    >,
+    pub tensor_from_dlpack:
+        ::std::option::Option<unsafe extern "C" fn(m: *mut DLManagedTensor) -> *mut ng_tensor_t>,
+    pub shape_smooth: ::std::option::Option<
+        unsafe extern "C" fn(extents: *const i64, rank: i32) -> *mut ng_shape_t,
+    >,
+    pub shape_jagged: ::std::option::Option<
+        unsafe extern "C" fn(
+            outer: i64,
+            rank: i32,
+            splits: *const *const i64,
+            num_splits: *const i64,
+            extents: *const i64,
+        ) -> *mut ng_shape_t,
+    >,
+    pub shape_nested: ::std::option::Option<
+        unsafe extern "C" fn(
+            outer: *const ng_shape_t,
+            elements: *const *const ng_shape_t,
+            num_elements: i64,
+        ) -> *mut ng_shape_t,
+    >,
+    pub shape_retain: ::std::option::Option<unsafe extern "C" fn(s: *mut ng_shape_t)>,
+    pub shape_release: ::std::option::Option<unsafe extern "C" fn(s: *mut ng_shape_t)>,
+    pub shape_kind: ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t) -> i32>,
+    pub shape_rank: ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t) -> i32>,
+    pub shape_numel: ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t) -> i64>,
+    pub shape_extent: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, prefix: *const i64, n: i32) -> i64,
+    >,
+    pub shape_mode_is_jagged:
+        ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t, mode: i32) -> i32>,
+    pub shape_smooth_rank: ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t) -> i32>,
+    pub shape_row_splits: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, mode: i32, out: *mut i64, cap: i64) -> i64,
+    >,
+    pub shape_equal: ::std::option::Option<
+        unsafe extern "C" fn(a: *const ng_shape_t, b: *const ng_shape_t) -> i32,
+    >,
+    pub shape_flatten:
+        ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t) -> *mut ng_shape_t>,
+    pub shape_outer:
+        ::std::option::Option<unsafe extern "C" fn(s: *const ng_shape_t) -> *mut ng_shape_t>,
+    pub shape_element: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, i: i64) -> *mut ng_shape_t,
+    >,
+    pub shape_slice: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, start: i64, stop: i64) -> *mut ng_shape_t,
+    >,
+    pub shape_at: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, prefix: *const i64, n: i32) -> *mut ng_shape_t,
+    >,
+    pub shape_origin: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, out: *mut i64, cap: i32) -> i32,
+    >,
+    pub shape_broadcast: ::std::option::Option<
+        unsafe extern "C" fn(a: *const ng_shape_t, b: *const ng_shape_t) -> *mut ng_shape_t,
+    >,
+    pub shape_text: ::std::option::Option<
+        unsafe extern "C" fn(
+            s: *const ng_shape_t,
+            out: *mut ::std::os::raw::c_char,
+            cap: usize,
+        ) -> i64,
+    >,
+    pub shape_iter_create: ::std::option::Option<
+        unsafe extern "C" fn(s: *const ng_shape_t, index_mode: i32) -> *mut ng_shape_iter_t,
+    >,
+    pub shape_iter_destroy: ::std::option::Option<unsafe extern "C" fn(it: *mut ng_shape_iter_t)>,
+    pub shape_iter_index_length:
+        ::std::option::Option<unsafe extern "C" fn(it: *const ng_shape_iter_t) -> i32>,
+    pub shape_iter_next: ::std::option::Option<
+        unsafe extern "C" fn(it: *mut ng_shape_iter_t, index: *mut i64, cap: i32) -> i32,
+    >,
+    pub shape_iter_reset:
+        ::std::option::Option<unsafe extern "C" fn(it: *mut ng_shape_iter_t) -> ng_status_t>,
+    pub jagged_create: ::std::option::Option<
+        unsafe extern "C" fn(dt: ng_dtype_t, shape: *const ng_shape_t) -> *mut ng_jagged_t,
+    >,
+    pub jagged_from_data: ::std::option::Option<
+        unsafe extern "C" fn(
+            dt: ng_dtype_t,
+            shape: *const ng_shape_t,
+            values: *const ::std::os::raw::c_void,
+        ) -> *mut ng_jagged_t,
+    >,
+    pub jagged_wrap: ::std::option::Option<
+        unsafe extern "C" fn(
+            dt: ng_dtype_t,
+            shape: *const ng_shape_t,
+            values: *mut ::std::os::raw::c_void,
+            arg1: ::std::option::Option<
+                unsafe extern "C" fn(
+                    values: *mut ::std::os::raw::c_void,
+                    ctx: *mut ::std::os::raw::c_void,
+                ),
+            >,
+            ctx: *mut ::std::os::raw::c_void,
+        ) -> *mut ng_jagged_t,
+    >,
+    pub jagged_from_values: ::std::option::Option<
+        unsafe extern "C" fn(
+            shape: *const ng_shape_t,
+            values: *mut ng_tensor_t,
+        ) -> *mut ng_jagged_t,
+    >,
+    pub jagged_retain: ::std::option::Option<unsafe extern "C" fn(j: *mut ng_jagged_t)>,
+    pub jagged_release: ::std::option::Option<unsafe extern "C" fn(j: *mut ng_jagged_t)>,
+    pub jagged_dtype:
+        ::std::option::Option<unsafe extern "C" fn(j: *const ng_jagged_t) -> ng_dtype_t>,
+    pub jagged_shape:
+        ::std::option::Option<unsafe extern "C" fn(j: *const ng_jagged_t) -> *mut ng_shape_t>,
+    pub jagged_values:
+        ::std::option::Option<unsafe extern "C" fn(j: *mut ng_jagged_t) -> *mut ng_tensor_t>,
+    pub jagged_row_splits: ::std::option::Option<
+        unsafe extern "C" fn(j: *const ng_jagged_t, mode: i32) -> *mut ng_tensor_t,
+    >,
+    pub jagged_position: ::std::option::Option<
+        unsafe extern "C" fn(j: *const ng_jagged_t, index: *const i64, n: i32) -> i64,
+    >,
+    pub jagged_read: ::std::option::Option<
+        unsafe extern "C" fn(
+            j: *const ng_jagged_t,
+            dst: *mut ::std::os::raw::c_void,
+            dst_bytes: usize,
+        ) -> ng_status_t,
+    >,
+    pub jagged_write: ::std::option::Option<
+        unsafe extern "C" fn(
+            j: *mut ng_jagged_t,
+            src: *const ::std::os::raw::c_void,
+            src_bytes: usize,
+        ) -> ng_status_t,
+    >,
+    pub jagged_to_padded: ::std::option::Option<
+        unsafe extern "C" fn(
+            j: *const ng_jagged_t,
+            padded: *mut *mut ng_tensor_t,
+            mask: *mut *mut ng_tensor_t,
+        ) -> ng_status_t,
+    >,
+    pub jagged_from_padded: ::std::option::Option<
+        unsafe extern "C" fn(
+            padded: *const ng_tensor_t,
+            mask: *const ng_tensor_t,
+        ) -> *mut ng_jagged_t,
+    >,
+    pub jagged_slice: ::std::option::Option<
+        unsafe extern "C" fn(j: *mut ng_jagged_t, start: i64, stop: i64) -> *mut ng_jagged_t,
+    >,
+    pub jagged_at: ::std::option::Option<
+        unsafe extern "C" fn(j: *mut ng_jagged_t, prefix: *const i64, n: i32) -> *mut ng_jagged_t,
+    >,
+    pub graph_create: ::std::option::Option<unsafe extern "C" fn() -> *mut ng_graph_t>,
+    pub graph_destroy: ::std::option::Option<unsafe extern "C" fn(g: *mut ng_graph_t)>,
+    pub graph_status:
+        ::std::option::Option<unsafe extern "C" fn(g: *const ng_graph_t) -> ng_status_t>,
+    pub graph_error: ::std::option::Option<
+        unsafe extern "C" fn(g: *const ng_graph_t) -> *const ::std::os::raw::c_char,
+    >,
+    pub graph_num_ops: ::std::option::Option<unsafe extern "C" fn(g: *const ng_graph_t) -> i32>,
+    pub graph_op:
+        ::std::option::Option<unsafe extern "C" fn(g: *const ng_graph_t, i: i32) -> *mut ng_op_t>,
+    pub graph_find: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *const ng_graph_t,
+            name: *const ::std::os::raw::c_char,
+        ) -> *mut ng_op_t,
+    >,
+    pub graph_select: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *const ng_graph_t,
+            key: *const ::std::os::raw::c_char,
+            value: *const ::std::os::raw::c_char,
+            out: *mut *mut ng_op_t,
+            cap: i32,
+        ) -> i32,
+    >,
+    pub graph_dot: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *const ng_graph_t,
+            roots: *const *mut ng_op_t,
+            n: i32,
+            buf: *mut ::std::os::raw::c_char,
+            cap: usize,
+            needed: *mut usize,
+        ) -> ng_status_t,
+    >,
+    pub graph_write_dot: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *const ng_graph_t,
+            roots: *const *mut ng_op_t,
+            n: i32,
+            path: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
+    >,
+    pub axis: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            name: *const ::std::os::raw::c_char,
+            length: i64,
+        ) -> *const ng_axis_t,
+    >,
+    pub axis_name: ::std::option::Option<
+        unsafe extern "C" fn(a: *const ng_axis_t) -> *const ::std::os::raw::c_char,
+    >,
+    pub axis_length: ::std::option::Option<unsafe extern "C" fn(a: *const ng_axis_t) -> i64>,
+    pub axis_num_components:
+        ::std::option::Option<unsafe extern "C" fn(a: *const ng_axis_t) -> i32>,
+    pub axis_component: ::std::option::Option<
+        unsafe extern "C" fn(a: *const ng_axis_t, i: i32) -> *const ng_axis_t,
+    >,
+    pub op_flags: ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> u32>,
+    pub op_name: ::std::option::Option<
+        unsafe extern "C" fn(op: *const ng_op_t) -> *const ::std::os::raw::c_char,
+    >,
+    pub op_set_name: ::std::option::Option<
+        unsafe extern "C" fn(op: *mut ng_op_t, name: *const ::std::os::raw::c_char) -> ng_status_t,
+    >,
+    pub op_type: ::std::option::Option<
+        unsafe extern "C" fn(op: *const ng_op_t) -> *const ::std::os::raw::c_char,
+    >,
+    pub op_dtype: ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> ng_dtype_t>,
+    pub op_rank: ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> i32>,
+    pub op_axis:
+        ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t, i: i32) -> *const ng_axis_t>,
+    pub op_num_args: ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> i32>,
+    pub op_arg:
+        ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t, i: i32) -> *mut ng_op_t>,
+    pub op_num_control_deps: ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> i32>,
+    pub op_control_dep:
+        ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t, i: i32) -> *mut ng_op_t>,
+    pub op_add_control_dep: ::std::option::Option<
+        unsafe extern "C" fn(op: *mut ng_op_t, dep: *mut ng_op_t) -> ng_status_t,
+    >,
+    pub op_initial_value:
+        ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> *mut ng_op_t>,
+    pub op_graph:
+        ::std::option::Option<unsafe extern "C" fn(op: *const ng_op_t) -> *mut ng_graph_t>,
+    pub op_set_metadata: ::std::option::Option<
+        unsafe extern "C" fn(
+            op: *mut ng_op_t,
+            key: *const ::std::os::raw::c_char,
+            value: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
+    >,
+    pub op_metadata: ::std::option::Option<
+        unsafe extern "C" fn(
+            op: *const ng_op_t,
+            key: *const ::std::os::raw::c_char,
+        ) -> *const ::std::os::raw::c_char,
+    >,
+    pub placeholders: ::std::option::Option<
+        unsafe extern "C" fn(op: *const ng_op_t, out: *mut *mut ng_op_t, cap: i32) -> i32,
+    >,
+    pub constant: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            data: *const ::std::os::raw::c_void,
+        ) -> *mut ng_op_t,
+    >,
+    pub scalar:
+        ::std::option::Option<unsafe extern "C" fn(g: *mut ng_graph_t, value: f64) -> *mut ng_op_t>,
+    pub scalar_of: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, dt: ng_dtype_t, value: f64) -> *mut ng_op_t,
+    >,
+    pub placeholder: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            initial_value: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub persistent_tensor: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            initial_value: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub variable: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            initial_value: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub assignable_tensor: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            flags: u32,
+            initial_value: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub negative: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub absolute: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub sign: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub exp: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub log: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub sqrt: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub square: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub reciprocal: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub sigmoid: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub relu: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub sin: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub cos: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub tanh: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub stop_gradient: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub cast: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t, dt: ng_dtype_t) -> *mut ng_op_t,
+    >,
+    pub add: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub subtract: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub multiply: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub divide: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub power: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub maximum: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub minimum: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub equal: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub not_equal: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub less: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub less_equal: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub greater: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub greater_equal: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub select: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            condition: *mut ng_op_t,
+            a: *mut ng_op_t,
+            b: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub sum: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub max: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub min: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub mean: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub prod: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub variance: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub squared_l2: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub l2_norm: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub l1_norm: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub argmax: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axis: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub argmin: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axis: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub dot: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, a: *mut ng_op_t, b: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub softmax: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub log_softmax: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub cross_entropy_multi: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            y: *mut ng_op_t,
+            t: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub cross_entropy_binary: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            y: *mut ng_op_t,
+            t: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub broadcast: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub axes_with_order: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub cast_axes: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub expand_dims: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axis: *const ng_axis_t,
+            position: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub slice: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            specs: *const ng_slice_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub pad: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            before: *const i64,
+            after: *const i64,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub flatten: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+            name: *const ::std::os::raw::c_char,
+        ) -> *mut ng_op_t,
+    >,
+    pub unflatten: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, x: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub reshape: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub concat: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            ops: *const *mut ng_op_t,
+            n: i32,
+            axis_name: *const ::std::os::raw::c_char,
+        ) -> *mut ng_op_t,
+    >,
+    pub stack: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            ops: *const *mut ng_op_t,
+            n: i32,
+            axis: *const ng_axis_t,
+            position: i32,
+        ) -> *mut ng_op_t,
+    >,
+    pub one_hot: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            axis: *const ng_axis_t,
+            dt: ng_dtype_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub assign: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            lhs: *mut ng_op_t,
+            rhs: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub sequential: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, ops: *const *mut ng_op_t, n: i32) -> *mut ng_op_t,
+    >,
+    pub assign_slice: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            lhs: *mut ng_op_t,
+            specs: *const ng_slice_t,
+            n: i32,
+            rhs: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub fill: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            persistent: *mut ng_op_t,
+            value: f64,
+        ) -> *mut ng_op_t,
+    >,
+    pub value_of: ::std::option::Option<
+        unsafe extern "C" fn(g: *mut ng_graph_t, persistent: *mut ng_op_t) -> *mut ng_op_t,
+    >,
+    pub segment_sum: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            along: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            segments: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub segment_mean: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            along: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            segments: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub segment_max: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            along: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            segments: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub segment_min: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            along: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            segments: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub segment_softmax: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            along: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            segments: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub segment_log_softmax: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            x: *mut ng_op_t,
+            along: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            segments: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub segment_gather: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            y: *mut ng_op_t,
+            segments: *const ng_axis_t,
+            splits: *mut ng_op_t,
+            along: *const ng_axis_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub deriv: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            cost: *mut ng_op_t,
+            wrt: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub vjp: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            y: *mut ng_op_t,
+            error: *mut ng_op_t,
+            wrt: *mut ng_op_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub variables: ::std::option::Option<
+        unsafe extern "C" fn(op: *const ng_op_t, out: *mut *mut ng_op_t, cap: i32) -> i32,
+    >,
+    pub transformer_create: ::std::option::Option<
+        unsafe extern "C" fn(backend: *const ::std::os::raw::c_char) -> *mut ng_transformer_t,
+    >,
+    pub transformer_destroy: ::std::option::Option<unsafe extern "C" fn(t: *mut ng_transformer_t)>,
+    pub transformer_set_num_threads: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_transformer_t, threads: i32) -> ng_status_t,
+    >,
+    pub transformer_num_threads:
+        ::std::option::Option<unsafe extern "C" fn(t: *const ng_transformer_t) -> i32>,
+    pub computation_create: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            results: *const *mut ng_op_t,
+            nresults: i32,
+            params: *const *mut ng_op_t,
+            nparams: i32,
+        ) -> *mut ng_computation_t,
+    >,
+    pub computation_destroy: ::std::option::Option<unsafe extern "C" fn(c: *mut ng_computation_t)>,
+    pub computation_num_params:
+        ::std::option::Option<unsafe extern "C" fn(c: *const ng_computation_t) -> i32>,
+    pub computation_num_results:
+        ::std::option::Option<unsafe extern "C" fn(c: *const ng_computation_t) -> i32>,
+    pub computation_param_name: ::std::option::Option<
+        unsafe extern "C" fn(c: *const ng_computation_t, i: i32) -> *const ::std::os::raw::c_char,
+    >,
+    pub computation_param_dtype: ::std::option::Option<
+        unsafe extern "C" fn(c: *const ng_computation_t, i: i32) -> ng_dtype_t,
+    >,
+    pub computation_param_rank:
+        ::std::option::Option<unsafe extern "C" fn(c: *const ng_computation_t, i: i32) -> i32>,
+    pub computation_param_axis_name: ::std::option::Option<
+        unsafe extern "C" fn(
+            c: *const ng_computation_t,
+            i: i32,
+            axis: i32,
+        ) -> *const ::std::os::raw::c_char,
+    >,
+    pub computation_param_axis_length: ::std::option::Option<
+        unsafe extern "C" fn(c: *const ng_computation_t, i: i32, axis: i32) -> i64,
+    >,
+    pub computation_result_name: ::std::option::Option<
+        unsafe extern "C" fn(c: *const ng_computation_t, i: i32) -> *const ::std::os::raw::c_char,
+    >,
+    pub computation_result_dtype: ::std::option::Option<
+        unsafe extern "C" fn(c: *const ng_computation_t, i: i32) -> ng_dtype_t,
+    >,
+    pub computation_result_rank:
+        ::std::option::Option<unsafe extern "C" fn(c: *const ng_computation_t, i: i32) -> i32>,
+    pub computation_result_axis_name: ::std::option::Option<
+        unsafe extern "C" fn(
+            c: *const ng_computation_t,
+            i: i32,
+            axis: i32,
+        ) -> *const ::std::os::raw::c_char,
+    >,
+    pub computation_result_axis_length: ::std::option::Option<
+        unsafe extern "C" fn(c: *const ng_computation_t, i: i32, axis: i32) -> i64,
+    >,
+    pub computation_run: ::std::option::Option<
+        unsafe extern "C" fn(
+            c: *mut ng_computation_t,
+            inputs: *const *mut ng_tensor_t,
+            num_inputs: i32,
+            outputs: *mut *mut ng_tensor_t,
+            num_outputs: i32,
+        ) -> ng_status_t,
+    >,
+    pub computation_stats: ::std::option::Option<
+        unsafe extern "C" fn(
+            c: *const ng_computation_t,
+            out: *mut ng_computation_stats_t,
+        ) -> ng_status_t,
+    >,
+    pub transformer_get_value: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            persistent: *const ng_op_t,
+            out: *mut *mut ng_tensor_t,
+        ) -> ng_status_t,
+    >,
+    pub transformer_set_value: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            persistent: *const ng_op_t,
+            value: *const ng_tensor_t,
+        ) -> ng_status_t,
+    >,
+    pub sgd_options_init: ::std::option::Option<
+        unsafe extern "C" fn(options: *mut ng_sgd_options_t, struct_size: usize) -> ng_status_t,
+    >,
+    pub sgd: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            cost: *mut ng_op_t,
+            learning_rate: *mut ng_op_t,
+            options: *const ng_sgd_options_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub adam_options_init: ::std::option::Option<
+        unsafe extern "C" fn(options: *mut ng_adam_options_t, struct_size: usize) -> ng_status_t,
+    >,
+    pub adam: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            cost: *mut ng_op_t,
+            learning_rate: *mut ng_op_t,
+            options: *const ng_adam_options_t,
+        ) -> *mut ng_op_t,
+    >,
+    pub initializer_uniform: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            low: f64,
+            high: f64,
+            seed: u64,
+        ) -> *mut ng_op_t,
+    >,
+    pub initializer_normal: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            mean: f64,
+            stddev: f64,
+            seed: u64,
+        ) -> *mut ng_op_t,
+    >,
+    pub initializer_glorot_uniform: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            fan_in_axes: *const *const ng_axis_t,
+            fan_in_rank: i32,
+            seed: u64,
+        ) -> *mut ng_op_t,
+    >,
+    pub initializer_he_normal: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            rank: i32,
+            fan_in_axes: *const *const ng_axis_t,
+            fan_in_rank: i32,
+            seed: u64,
+        ) -> *mut ng_op_t,
+    >,
+    pub free: ::std::option::Option<unsafe extern "C" fn(p: *mut ::std::os::raw::c_void)>,
+    pub onnx_export_file: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            results: *const *mut ng_op_t,
+            num_results: i32,
+            params: *const *mut ng_op_t,
+            num_params: i32,
+            path: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
+    >,
+    pub onnx_export_bytes: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            results: *const *mut ng_op_t,
+            num_results: i32,
+            params: *const *mut ng_op_t,
+            num_params: i32,
+            bytes: *mut *mut ::std::os::raw::c_void,
+            size: *mut usize,
+        ) -> ng_status_t,
+    >,
+    pub onnx_export_trained_file: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            g: *mut ng_graph_t,
+            results: *const *mut ng_op_t,
+            num_results: i32,
+            params: *const *mut ng_op_t,
+            num_params: i32,
+            path: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
+    >,
+    pub onnx_import_file: ::std::option::Option<
+        unsafe extern "C" fn(
+            path: *const ::std::os::raw::c_char,
+            dim_names: *const *const ::std::os::raw::c_char,
+            dim_lengths: *const i64,
+            num_dims: i32,
+        ) -> *mut ng_graph_t,
+    >,
+    pub onnx_import_bytes: ::std::option::Option<
+        unsafe extern "C" fn(
+            bytes: *const ::std::os::raw::c_void,
+            size: usize,
+            dim_names: *const *const ::std::os::raw::c_char,
+            dim_lengths: *const i64,
+            num_dims: i32,
+            options: u32,
+        ) -> *mut ng_graph_t,
+    >,
+    pub onnx_import_file_with: ::std::option::Option<
+        unsafe extern "C" fn(
+            path: *const ::std::os::raw::c_char,
+            dim_names: *const *const ::std::os::raw::c_char,
+            dim_lengths: *const i64,
+            num_dims: i32,
+            options: u32,
+        ) -> *mut ng_graph_t,
+    >,
+}
+pub type ng_api_t = ng_api;
+extern "C" {
+    pub fn ng_get_api(version: u32) -> *const ng_api_t;
 }

@@ -120,6 +120,7 @@ impl Computation {
     /// Figures of the compiled plan.
     pub fn stats(&self) -> Result<Stats> {
         let mut s: sys::ng_computation_stats_t = unsafe { std::mem::zeroed() };
+        s.struct_size = std::mem::size_of::<sys::ng_computation_stats_t>();
         check(unsafe { sys::ng_computation_stats(self.h, &mut s) })?;
         Ok(Stats {
             arena_bytes: s.arena_bytes,

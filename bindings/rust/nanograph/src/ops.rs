@@ -520,7 +520,7 @@ impl Graph {
     /// One step of SGD over the trainable variables of cost; the op's value is the cost.
     pub fn sgd<'g>(&'g self, cost: Op<'g>, learning_rate: Op<'g>, options: &SgdOptions) -> Result<Op<'g>> {
         let h = self.handles(&[cost, learning_rate])?;
-        let mut o = unsafe { sys::ng_sgd_options_default() };
+        let mut o = sgd_defaults();
         o.momentum = options.momentum;
         o.nesterov = options.nesterov as i32;
         o.weight_decay = options.weight_decay;
@@ -530,7 +530,7 @@ impl Graph {
     /// One step of Adam over the trainable variables of cost; the op's value is the cost.
     pub fn adam<'g>(&'g self, cost: Op<'g>, learning_rate: Op<'g>, options: &AdamOptions) -> Result<Op<'g>> {
         let h = self.handles(&[cost, learning_rate])?;
-        let mut o = unsafe { sys::ng_adam_options_default() };
+        let mut o = adam_defaults();
         o.beta1 = options.beta1;
         o.beta2 = options.beta2;
         o.epsilon = options.epsilon;
@@ -563,6 +563,20 @@ impl Graph {
     }
 }
 
+// The library's defaults in the C structs; struct_size tells the library which version of the
+// struct this crate was built with.
+fn sgd_defaults() -> sys::ng_sgd_options_t {
+    let mut o: sys::ng_sgd_options_t = unsafe { std::mem::zeroed() };
+    unsafe { sys::ng_sgd_options_init(&mut o, std::mem::size_of::<sys::ng_sgd_options_t>()) };
+    o
+}
+
+fn adam_defaults() -> sys::ng_adam_options_t {
+    let mut o: sys::ng_adam_options_t = unsafe { std::mem::zeroed() };
+    unsafe { sys::ng_adam_options_init(&mut o, std::mem::size_of::<sys::ng_adam_options_t>()) };
+    o
+}
+
 /// Options of [`Graph::sgd`]; `Default` gives the library's defaults.
 #[derive(Clone, Copy, Debug)]
 pub struct SgdOptions {
@@ -573,7 +587,7 @@ pub struct SgdOptions {
 
 impl Default for SgdOptions {
     fn default() -> Self {
-        let o = unsafe { sys::ng_sgd_options_default() };
+        let o = sgd_defaults();
         SgdOptions { momentum: o.momentum, nesterov: o.nesterov != 0, weight_decay: o.weight_decay }
     }
 }
@@ -589,7 +603,7 @@ pub struct AdamOptions {
 
 impl Default for AdamOptions {
     fn default() -> Self {
-        let o = unsafe { sys::ng_adam_options_default() };
+        let o = adam_defaults();
         AdamOptions { beta1: o.beta1, beta2: o.beta2, epsilon: o.epsilon, weight_decay: o.weight_decay }
     }
 }

@@ -10,7 +10,7 @@ fn names_in(text: &str, open: &str, close: char) -> Vec<String> {
     while let Some(i) = rest.find(open) {
         rest = &rest[i + open.len()..];
         let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-        if rest[name.len()..].trim_start().starts_with(close) {
+        if !name.is_empty() && rest[name.len()..].trim_start().starts_with(close) {
             out.push(name);
         }
     }

@@ -1,0 +1,40 @@
+#include "kernels/scratch.hpp"
+
+#include <algorithm>
+#include <new>
+
+namespace ng::kernels {
+
+namespace {
+thread_local Scratch *current = nullptr;  // a plain pointer: nothing to destroy at thread exit
+}  // namespace
+
+void Scratch::AlignedFree::operator()(unsigned char *p) const {
+    ::operator delete(p, std::align_val_t(64));
+}
+
+Scratch *current_scratch() noexcept {
+    return current;
+}
+
+ScratchScope::ScratchScope(Scratch &s) noexcept : previous_(current) {
+    current = &s;
+}
+
+ScratchScope::~ScratchScope() {
+    current = previous_;
+}
+
+void *thread_scratch(ScratchArea area, size_t bytes) {
+    Scratch *s = current;
+    if (s == nullptr) throw internal_error("thread_scratch: no scratch installed on this thread");
+    Scratch::Buffer &b = s->buffers[static_cast<int>(area)];
+    if (bytes > b.bytes) {
+        size_t grown = std::max(bytes, b.bytes * 2);
+        b.data.reset(static_cast<unsigned char *>(::operator new(grown, std::align_val_t(64))));
+        b.bytes = grown;
+    }
+    return b.data.get();
+}
+
+}  // namespace ng::kernels
