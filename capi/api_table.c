@@ -226,4 +226,6 @@ const ng_api_t nanograph_api_table = {
     .onnx_import_file = ng_onnx_import_file,
     .onnx_import_bytes = ng_onnx_import_bytes,
     .onnx_import_file_with = ng_onnx_import_file_with,
+    .tensor_serialize = ng_tensor_serialize,
+    .tensor_deserialize = ng_tensor_deserialize,
 };

@@ -35,6 +35,7 @@
 #include "nanograph/onnx.h"
 #include "nanograph/ops.h"
 #include "nanograph/segment.h"
+#include "nanograph/serialize.h"
 #include "nanograph/shape.h"
 #include "nanograph/tensor.h"
 #include "nanograph/train.h"
@@ -433,6 +434,10 @@ typedef struct ng_api {
     ng_graph_t *(*onnx_import_file_with)(const char *path, const char *const *dim_names,
                                          const int64_t *dim_lengths, int32_t num_dims,
                                          uint32_t options); /**< ng_onnx_import_file_with() */
+    ng_status_t (*tensor_serialize)(const ng_tensor_t *t, void **bytes,
+                                    size_t *size); /**< ng_tensor_serialize() */
+    ng_tensor_t *(*tensor_deserialize)(const void *bytes,
+                                       size_t size); /**< ng_tensor_deserialize() */
 } ng_api_t;
 
 /**
