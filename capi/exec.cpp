@@ -96,6 +96,10 @@ NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t t
                 [&] { transformer_of(t, "t").set_threads(threads); });
 }
 
+NG_API ng_status_t ng_transformer_set_seed(ng_transformer_t *t, uint64_t seed) {
+    return call("ng_transformer_set_seed", [&] { transformer_of(t, "t").set_seed(seed); });
+}
+
 NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t) {
     return call_returning("ng_transformer_num_threads", int32_t{-1},
                           [&] { return static_cast<int32_t>(transformer_of(t, "t").threads()); });

@@ -42,6 +42,24 @@ NG_API ng_op_t *ng_value_of(ng_graph_t *g, ng_op_t *persistent) {
     });
 }
 
+NG_API ng_op_t *ng_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t n,
+                           double low, double high) {
+    return call_builder("ng_uniform", g, {}, [&] {
+        Graph &graph = graph_of(g, "g");
+        return build::random(graph, OpKind::Uniform, dt, axes_in(graph, axes, n, "axes"), low,
+                             high);
+    });
+}
+
+NG_API ng_op_t *ng_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t n,
+                          double mean, double stddev) {
+    return call_builder("ng_normal", g, {}, [&] {
+        Graph &graph = graph_of(g, "g");
+        return build::random(graph, OpKind::Normal, dt, axes_in(graph, axes, n, "axes"), mean,
+                             stddev);
+    });
+}
+
 NG_API ng_op_t *ng_sequential(ng_graph_t *g, ng_op_t *const *ops, int32_t n) {
     return call_builder("ng_sequential", g, ops, n > 0 && ops ? static_cast<size_t>(n) : 0,
                         [&] { return build::sequential(ops_in(graph_of(g, "g"), ops, n, "ops")); });

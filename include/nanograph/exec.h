@@ -70,6 +70,16 @@ NG_API ng_transformer_t *ng_transformer_create(const char *backend);
 NG_API void ng_transformer_destroy(ng_transformer_t *t);
 
 /**
+ * @brief Seeds the transformer's random generator, which ng_uniform() and ng_normal() draw from,
+ * and restarts its count of draws: the runs that follow draw the same values as after any other
+ * call with this seed. A new transformer has seed 0.
+ * @param t The transformer.
+ * @param seed Any value.
+ * @return ::NG_OK, or ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid t.
+ */
+NG_API ng_status_t ng_transformer_set_seed(ng_transformer_t *t, uint64_t seed);
+
+/**
  * @brief Sets the number of threads the transformer's kernels use (OpenBLAS's own thread count,
  * a process-wide setting, is left as it is).
  * @param t The transformer.

@@ -788,6 +788,39 @@ NG_API ng_op_t *ng_fill(ng_graph_t *g, ng_op_t *persistent, double value);
  * ::NG_ERR_INVALID_ARGUMENT when persistent is another kind of op.
  */
 NG_API ng_op_t *ng_value_of(ng_graph_t *g, ng_op_t *persistent);
+/**
+ * @brief Values drawn uniformly from [low, high), new at every run of a computation.
+ *
+ * The draws come from the transformer's generator (ng_transformer_set_seed()): element i of
+ * this op in the k-th run that draws is a function of the seed, k, the op's creation order in its
+ * graph and i only, so results do not depend on the thread count and a program replayed from
+ * the same seed gets the same values. Within a run the op has one value wherever it is used.
+ * No derivative flows through it.
+ * @param g The graph.
+ * @param dt ::NG_FLOAT32 or ::NG_FLOAT64.
+ * @param axes The axes of the result (distinct names, of g).
+ * @param n Number of axes (0: a scalar).
+ * @param low The lower bound (included), finite.
+ * @param high The upper bound (excluded), finite, greater than low.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_DTYPE for a non-float dt;
+ * ::NG_ERR_INVALID_ARGUMENT for bounds that are not finite or not increasing, or invalid axes.
+ */
+NG_API ng_op_t *ng_uniform(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t n,
+                           double low, double high);
+/**
+ * @brief Values drawn from the normal distribution N(mean, stddev^2), new at every run; drawn
+ * like ng_uniform().
+ * @param g The graph.
+ * @param dt ::NG_FLOAT32 or ::NG_FLOAT64.
+ * @param axes The axes of the result (distinct names, of g).
+ * @param n Number of axes (0: a scalar).
+ * @param mean The mean, finite.
+ * @param stddev The standard deviation, finite and >= 0.
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_DTYPE for a non-float dt;
+ * ::NG_ERR_INVALID_ARGUMENT for parameters out of range or invalid axes.
+ */
+NG_API ng_op_t *ng_normal(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t n,
+                          double mean, double stddev);
 /**@}*/
 
 #ifdef __cplusplus

@@ -69,6 +69,8 @@ Op *sequential(const std::vector<Op *> &ops);
 Op *assign_slice(Op *lhs, const std::vector<SliceSpec> &slices, Op *rhs);
 Op *fill(Op *lhs, double value);  // assign(lhs, value as a scalar of lhs's dtype)
 Op *value_of(Op *tensor);
+// Uniform in [a, b) or Normal with mean a and standard deviation b; new values at every run.
+Op *random(Graph &g, OpKind kind, DType dt, const Axes &axes, double a, double b);
 
 // Composites built from the primitives above.
 Op *variance(Op *x, const Axes &axes);

@@ -1,4 +1,6 @@
 // State and control (seed 001): assignment to l-tensors and sequencing.
+#include <cmath>
+
 #include "core/error.hpp"
 #include "graph/axes_rules.hpp"
 #include "graph/builders.hpp"
@@ -51,6 +53,25 @@ Op *value_of(Op *tensor) {
         throw invalid_argument(tensor->name, " is a ", op_type_name(*tensor),
                                ", not an assignable tensor");
     return finish(make_op(OpKind::ValueOf, tensor->dtype, tensor->axes, {tensor}));
+}
+
+Op *random(Graph &g, OpKind kind, DType dt, const Axes &axes, double a, double b) {
+    check_dtype(dt, "dtype");
+    if (!dtype_is_float(dt))
+        throw dtype_error("random values are float32 or float64, not ", dtype_name(dt));
+    if (kind == OpKind::Uniform && !(std::isfinite(a) && std::isfinite(b) && a < b))
+        throw invalid_argument("the range [", a, ", ", b, ") is not a finite, non-empty interval");
+    if (kind == OpKind::Normal && !(std::isfinite(a) && std::isfinite(b) && b >= 0))
+        throw invalid_argument("mean ", a, " and standard deviation ", b,
+                               " are not finite with a standard deviation >= 0");
+    for (const Axis *axis : axes) require_graph(g, axis, "axis");
+    require_distinct_names(axes, "axes");
+    auto op = make_op(kind, dt, axes, {});
+    op->graph = &g;
+    op->attrs.parameters = {a, b};
+    Op *added = finish(std::move(op));
+    added->attrs.stream = static_cast<uint64_t>(added->id);
+    return added;
 }
 
 Op *sequential(const std::vector<Op *> &ops) {

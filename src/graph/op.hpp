@@ -81,6 +81,7 @@ enum class OpClass : int32_t {
     Segment,        // over the segments of a flat axis given by row splits (jagged values)
     Assignment,     // writes its second argument into its first
     Control,        // orders its arguments
+    Random,         // new values drawn at every run from the transformer's generator
 };
 
 // What a builder accepts as operand dtype.
@@ -125,6 +126,8 @@ struct OpAttrs {
     std::vector<uint8_t> data;      // constant value, dense row-major in `axes` order
     std::vector<SliceSpec> slices;  // Slice
     std::vector<std::pair<int64_t, int64_t>> padding;  // Pad
+    std::vector<double> parameters;  // Uniform: low, high; Normal: mean, standard deviation
+    uint64_t stream = 0;             // Uniform, Normal: the op's creation order in its graph
 };
 
 struct Op {

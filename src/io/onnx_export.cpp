@@ -273,9 +273,12 @@ private:
         case OpKind::OneHot: return one_hot(op);
         case OpKind::Assign:
         case OpKind::AssignSlice:
+        case OpKind::Uniform:
+        case OpKind::Normal:
         case OpKind::Sequential:
-            throw unsupported("op ", op->name, " of type ", op_type_name(*op),
-                              " has no ONNX equivalent (ONNX models hold no state to assign)");
+            throw unsupported(
+                "op ", op->name, " of type ", op_type_name(*op),
+                " has no ONNX equivalent (ONNX models hold no state to assign or draw from)");
         case OpKind::SegmentSum:
         case OpKind::SegmentMax:
         case OpKind::SegmentGather: break;

@@ -70,6 +70,19 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);
 
+// Random values: Uniform in [a, b), Normal with mean a and standard deviation b.
+enum class RandomFn : int32_t { Uniform, Normal };
+// What one op's values in one run are a function of: the generator's seed, the number of the
+// draw (one per run that draws), and the op's stream (distinct per op of a graph).
+struct RandomKey {
+    uint64_t seed = 0;
+    uint64_t draw = 0;
+    uint64_t stream = 0;
+};
+// out[0..n) for a float dtype; element i depends only on (key, i), never on threads.
+void random_fill(RandomFn f, DType dt, int64_t n, const RandomKey &key, double a, double b,
+                 void *out);
+
 // ---- level 2: strided drivers ----------------------------------------------------------------
 
 // An operand: the address of element (0,...,0) and one stride (in elements) per dimension of

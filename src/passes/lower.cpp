@@ -202,6 +202,7 @@ void Lowering::lower_node(int32_t id) {
     case OpClass::DataMovement: lower_data_movement(*this, id); break;
     case OpClass::Assignment: lower_assign(*this, id); break;
     case OpClass::Segment: lower_segment(*this, id); break;
+    case OpClass::Random: lower_random(*this, id); break;
     case OpClass::Control: throw internal_error("sequential left in the compiled graph");
     }
     if (values[id].buffer >= 0) version[id] = writes_to_buffer[values[id].buffer];

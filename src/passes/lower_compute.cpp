@@ -31,6 +31,7 @@ using kernels::Instruction;
 #define NG_KERNEL_DataMovement NG_KERNEL_NONE
 #define NG_KERNEL_Assignment NG_KERNEL_NONE
 #define NG_KERNEL_Control NG_KERNEL_NONE
+#define NG_KERNEL_Random NG_KERNEL_NONE
 #define NG_KERNEL_Segment NG_KERNEL_NONE
 constexpr int32_t kKernelFn[] = {
 #define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) NG_KERNEL_##Class(Kernel),
@@ -53,6 +54,7 @@ static_assert(sizeof kKernelFn / sizeof kKernelFn[0] == kNumOpKinds, "one entry 
 #undef NG_KERNEL_DataMovement
 #undef NG_KERNEL_Assignment
 #undef NG_KERNEL_Control
+#undef NG_KERNEL_Random
 #undef NG_KERNEL_Segment
 
 int32_t kernel_fn(OpKind k) {

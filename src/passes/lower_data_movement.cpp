@@ -84,4 +84,21 @@ void lower_data_movement(Lowering &L, int32_t id) {
     L.values[id] = out;
 }
 
+// New values at every run: the executor keys each draw by the transformer's seed, the run's draw
+// number and the op's stream.
+void lower_random(Lowering &L, int32_t id) {
+    const Node &n = L.graph.nodes[id];
+    Step s;
+    s.kind = Step::Kind::Random;
+    s.random_fn = n.kind == OpKind::Normal ? kernels::RandomFn::Normal : kernels::RandomFn::Uniform;
+    s.dtype = n.dtype;
+    s.shape = n.shape();
+    s.value = n.attrs.parameters.at(0);
+    s.scale = n.attrs.parameters.at(1);
+    s.stream = n.attrs.stream;
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), s.shape);
+    s.output = L.operand(L.values[id], n.axes, n.axes);
+    L.add_step(std::move(s));
+}
+
 }  // namespace ng

@@ -55,6 +55,7 @@ struct Step {
         Copy,         // inputs[0] -> output over shape
         Fill,         // output = value over shape
         OneHot,   // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
+        Random,   // output = random_fn values over shape, parameters value and scale, stream
         Segment,  // inputs (values, splits): reduce_fn Sum/Max over segments, or flag = gather;
                   // m rows of the flat axis, n inner elements per row, k segments
     };
@@ -65,6 +66,9 @@ struct Step {
     int32_t dim = -1;
     std::vector<bool> reduced;
     double value = 0;
+    double scale = 0;                                          // Random: high or stddev
+    kernels::RandomFn random_fn = kernels::RandomFn::Uniform;  // Random
+    uint64_t stream = 0;                                       // Random
     DType dtype = 0;  // dtype of the inputs for ArgReduce/Softmax/Copy/Fill/Gemm/OneHot(output)
     std::vector<int64_t> shape;
     std::vector<Operand> inputs;

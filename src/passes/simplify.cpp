@@ -116,7 +116,9 @@ void simplify(ExecGraph &g, const PlanRunner &run_plan) {
         for (int32_t &a : n.args) a = rep[a];
         rep[i] = i;
         // Persistent values and writes are identities, never interchangeable.
-        if ((n.is_leaf() && !n.is_constant()) || op_kind_class(n.kind) == OpClass::Assignment)
+        // Persistent values, writes and random draws are identities, never interchangeable.
+        const OpClass c = op_kind_class(n.kind);
+        if ((n.is_leaf() && !n.is_constant()) || c == OpClass::Assignment || c == OpClass::Random)
             continue;
 
         int32_t same = algebraic_identity(g, n);

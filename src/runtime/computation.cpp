@@ -199,7 +199,9 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         forwarded_[i] = can_forward(i, target, inputs, outputs);
         if (forwarded_[i]) bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());
     }
-    executor_->run(bases_, pool.get());
+    const bool draws = executor_->draws_random();
+    executor_->run(bases_, pool.get(), draws ? transformer_->seed() : 0,
+                   draws ? transformer_->next_draw() : 0);
     for (size_t i = 0; i < plan_.results.size(); ++i)
         if (!forwarded_[i]) copy_result(i, outputs[i] ? *outputs[i] : fresh[i], pool.get());
 }

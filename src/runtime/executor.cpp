@@ -63,7 +63,16 @@ Executor::Executor(const Plan &plan) : plan_(plan) {
     }
 }
 
-void Executor::run(const std::vector<char *> &bases, ThreadPool *pool) {
+bool Executor::draws_random() const {
+    for (const Step &s : plan_.steps)
+        if (s.kind == Step::Kind::Random) return true;
+    return false;
+}
+
+void Executor::run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed,
+                   uint64_t draw) {
+    seed_ = seed;
+    draw_ = draw;
     for (size_t i = 0; i < plan_.steps.size(); ++i)
         run_step(plan_.steps[i], prepared_[i], bases, pool);
 }
@@ -106,6 +115,13 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         int64_t n = 1;
         for (int64_t d : s.shape) n *= d;
         kernels::fill(s.dtype, n, s.value, p.output.data);
+        break;
+    }
+    case Step::Kind::Random: {
+        int64_t n = 1;
+        for (int64_t d : s.shape) n *= d;
+        kernels::random_fill(s.random_fn, s.dtype, n, {seed_, draw_, s.stream}, s.value, s.scale,
+                             p.output.data);
         break;
     }
     case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output, one_hot_space_); break;

@@ -15,7 +15,11 @@ class Executor {
 public:
     explicit Executor(const Plan &plan);
     // bases[b] = address of buffer b's first byte.
-    void run(const std::vector<char *> &bases, ThreadPool *pool);
+    // `seed` and `draw` key the random steps' values (see kernels::random_fill).
+    void run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed = 0,
+             uint64_t draw = 0);
+    // Whether a run draws random values (and so takes a draw number from the transformer).
+    bool draws_random() const;
 
 private:
     struct Prepared {
@@ -23,6 +27,8 @@ private:
         kernels::Strided output;
     };
     void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
+
+    uint64_t seed_ = 0, draw_ = 0;  // of the current run
 
     const Plan &plan_;
     std::vector<Prepared> prepared_;

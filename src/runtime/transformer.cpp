@@ -12,6 +12,22 @@ Transformer::Transformer(int threads) {
     set_threads(threads);
 }
 
+void Transformer::set_seed(uint64_t seed) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    seed_ = seed;
+    draws_ = 0;
+}
+
+uint64_t Transformer::seed() const {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    return seed_;
+}
+
+uint64_t Transformer::next_draw() {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    return draws_++;
+}
+
 void Transformer::set_threads(int threads) {
     if (threads < 0) throw invalid_argument("thread count ", threads, " is negative");
     auto pool = std::make_shared<ThreadPool>(threads);

@@ -34,6 +34,12 @@ public:
         return std::unique_lock<std::recursive_mutex>(mutex_);
     }
 
+    // The random generator: a seed and the number of draws made since it was set. Every run
+    // that draws random values takes the next draw number.
+    void set_seed(uint64_t seed);
+    uint64_t seed() const;
+    uint64_t next_draw();
+
     // The value of a persistent tensor, created from `spec` first if there is none yet (its
     // constant data, its initializer's result, or zeros; a placeholder without an initializer
     // is NG_ERR_STATE).
@@ -54,6 +60,8 @@ private:
 
     std::shared_ptr<ThreadPool> pool_;
     mutable std::mutex pool_mutex_;  // guards pool_ (the pointer; the pool guards itself)
+    uint64_t seed_ = 0;   // guarded by mutex_
+    uint64_t draws_ = 0;  // guarded by mutex_
     std::unordered_map<uint64_t, Entry> values_;
     mutable std::recursive_mutex mutex_;  // initializers run computations that read values
 };
