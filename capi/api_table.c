@@ -228,4 +228,7 @@ const ng_api_t nanograph_api_table = {
     .onnx_import_file_with = ng_onnx_import_file_with,
     .tensor_serialize = ng_tensor_serialize,
     .tensor_deserialize = ng_tensor_deserialize,
+    .uniform = ng_uniform,
+    .normal = ng_normal,
+    .transformer_set_seed = ng_transformer_set_seed,
 };

@@ -438,6 +438,12 @@ typedef struct ng_api {
                                     size_t *size); /**< ng_tensor_serialize() */
     ng_tensor_t *(*tensor_deserialize)(const void *bytes,
                                        size_t size); /**< ng_tensor_deserialize() */
+    ng_op_t *(*uniform)(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t n,
+                        double low, double high); /**< ng_uniform() */
+    ng_op_t *(*normal)(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes, int32_t n,
+                       double mean, double stddev); /**< ng_normal() */
+    ng_status_t (*transformer_set_seed)(ng_transformer_t *t,
+                                        uint64_t seed); /**< ng_transformer_set_seed() */
 } ng_api_t;
 
 /**

@@ -60,8 +60,8 @@ private:
 
     std::shared_ptr<ThreadPool> pool_;
     mutable std::mutex pool_mutex_;  // guards pool_ (the pointer; the pool guards itself)
-    uint64_t seed_ = 0;   // guarded by mutex_
-    uint64_t draws_ = 0;  // guarded by mutex_
+    uint64_t seed_ = 0;              // guarded by mutex_
+    uint64_t draws_ = 0;             // guarded by mutex_
     std::unordered_map<uint64_t, Entry> values_;
     mutable std::recursive_mutex mutex_;  // initializers run computations that read values
 };
