@@ -942,6 +942,26 @@ extern "C" {
     pub fn ng_value_of(g: *mut ng_graph_t, persistent: *mut ng_op_t) -> *mut ng_op_t;
 }
 extern "C" {
+    pub fn ng_uniform(
+        g: *mut ng_graph_t,
+        dt: ng_dtype_t,
+        axes: *const *const ng_axis_t,
+        n: i32,
+        low: f64,
+        high: f64,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_normal(
+        g: *mut ng_graph_t,
+        dt: ng_dtype_t,
+        axes: *const *const ng_axis_t,
+        n: i32,
+        mean: f64,
+        stddev: f64,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
     pub fn ng_segment_sum(
         g: *mut ng_graph_t,
         x: *mut ng_op_t,
@@ -1109,6 +1129,9 @@ extern "C" {
 }
 extern "C" {
     pub fn ng_transformer_destroy(t: *mut ng_transformer_t);
+}
+extern "C" {
+    pub fn ng_transformer_set_seed(t: *mut ng_transformer_t, seed: u64) -> ng_status_t;
 }
 extern "C" {
     pub fn ng_transformer_set_num_threads(t: *mut ng_transformer_t, threads: i32) -> ng_status_t;
@@ -2327,6 +2350,39 @@ pub struct ng_api {
             num_dims: i32,
             options: u32,
         ) -> *mut ng_graph_t,
+    >,
+    pub tensor_serialize: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *const ng_tensor_t,
+            bytes: *mut *mut ::std::os::raw::c_void,
+            size: *mut usize,
+        ) -> ng_status_t,
+    >,
+    pub tensor_deserialize: ::std::option::Option<
+        unsafe extern "C" fn(bytes: *const ::std::os::raw::c_void, size: usize) -> *mut ng_tensor_t,
+    >,
+    pub uniform: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+            low: f64,
+            high: f64,
+        ) -> *mut ng_op_t,
+    >,
+    pub normal: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            dt: ng_dtype_t,
+            axes: *const *const ng_axis_t,
+            n: i32,
+            mean: f64,
+            stddev: f64,
+        ) -> *mut ng_op_t,
+    >,
+    pub transformer_set_seed: ::std::option::Option<
+        unsafe extern "C" fn(t: *mut ng_transformer_t, seed: u64) -> ng_status_t,
     >,
 }
 pub type ng_api_t = ng_api;
