@@ -2,7 +2,7 @@
  * @file autodiff.h
  * @brief Automatic differentiation: derivative graphs and the trainable variables of a value.
  *
- * Like every builder, these functions only add ops to the graph (seed 001 `deriv`): nothing is
+ * Like every builder, these functions only add ops to the graph: nothing is
  * computed until a computation runs the result. Derivatives are built in reverse mode over the
  * ops upstream of the differentiated value, one reverse sweep per call. docs/autodiff.md lists
  * the rule of every op kind and what non-differentiable ops contribute.
@@ -44,7 +44,7 @@ NG_API ng_op_t *ng_deriv(ng_graph_t *g, ng_op_t *cost, ng_op_t *wrt);
 NG_API ng_op_t *ng_vjp(ng_graph_t *g, ng_op_t *y, ng_op_t *error, ng_op_t *wrt);
 
 /**
- * @brief Lists the trainable variables a value depends on (seed 001 `variables()`).
+ * @brief Lists the trainable variables a value depends on.
  * @param op The op whose upstream ops (through arguments and control dependencies, not initial
  *        values) are searched; op itself counts when it is a variable.
  * @param out Receives at most cap variables, in the order they are first reached (depth first,

@@ -78,7 +78,7 @@ NG_API ng_op_t *ng_graph_op(const ng_graph_t *g, int32_t i);
 NG_API ng_op_t *ng_graph_find(const ng_graph_t *g, const char *name);
 
 /**
- * @brief Selects ops by metadata (seed 001: e.g. stochastic=dropout).
+ * @brief Selects ops by metadata (e.g. stochastic=dropout).
  * @param g The graph.
  * @param key The metadata key.
  * @param value The value to match, or NULL to select every op that has the key.
@@ -238,7 +238,7 @@ NG_API int32_t ng_op_rank(const ng_op_t *op);
 NG_API const ng_axis_t *ng_op_axis(const ng_op_t *op, int32_t i);
 
 /**
- * @brief The number of data arguments of an op (seed 001's `args`).
+ * @brief The number of data arguments of an op.
  * @param op The op.
  * @return The count, or -1 with ::NG_ERR_INVALID_ARGUMENT for a bad handle.
  */
@@ -277,7 +277,7 @@ NG_API ng_op_t *ng_op_control_dep(const ng_op_t *op, int32_t i);
 NG_API ng_status_t ng_op_add_control_dep(ng_op_t *op, ng_op_t *dep);
 
 /**
- * @brief The initial value of an assignable tensor (seed 001's initializers).
+ * @brief The initial value of an assignable tensor.
  * @param op The op.
  * @return The initial-value op, or NULL: with ::NG_OK when op has none (a constant's value is its
  *         data), with ::NG_ERR_INVALID_ARGUMENT for a bad handle.
