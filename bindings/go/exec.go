@@ -268,3 +268,124 @@ func (c *Computation) Stats() (Stats, error) {
 	return Stats{uint64(s.arena_bytes), uint64(s.buffer_bytes), int(s.num_buffers), int(s.num_kernels),
 		int(s.num_nodes), int(s.num_source_ops)}, nil
 }
+
+// SetSeed seeds the generator RandomUniform and RandomNormal draw from and restarts its count
+// of draws: the runs that follow draw the same values as after any other call with this seed.
+// A new transformer has seed 0.
+func (t *Transformer) SetSeed(seed uint64) error {
+	h, err := t.handle()
+	if err != nil {
+		return err
+	}
+	defer runtime.KeepAlive(t)
+	return status(func() C.ng_status_t { return C.ng_transformer_set_seed(h, C.uint64_t(seed)) })
+}
+
+// AxisInfo is one axis of a computation's parameter or result.
+type AxisInfo struct {
+	Name   string
+	Length int64
+}
+
+// ValueInfo describes a parameter (the tensor a run takes) or a result of a computation: the op's
+// name, the dtype and the axes, whose order is the tensor's dims.
+type ValueInfo struct {
+	Name  string
+	DType DType
+	Axes  []AxisInfo
+}
+
+// Shape is the lengths of the axes.
+func (v ValueInfo) Shape() []int64 {
+	out := make([]int64, len(v.Axes))
+	for i, a := range v.Axes {
+		out[i] = a.Length
+	}
+	return out
+}
+
+type valueFuncs struct {
+	name       func(*C.ng_computation_t, C.int32_t) *C.char
+	dtype      func(*C.ng_computation_t, C.int32_t) C.ng_dtype_t
+	rank       func(*C.ng_computation_t, C.int32_t) C.int32_t
+	axisName   func(*C.ng_computation_t, C.int32_t, C.int32_t) *C.char
+	axisLength func(*C.ng_computation_t, C.int32_t, C.int32_t) C.int64_t
+}
+
+var paramFuncs = valueFuncs{
+	func(c *C.ng_computation_t, i C.int32_t) *C.char { return C.ng_computation_param_name(c, i) },
+	func(c *C.ng_computation_t, i C.int32_t) C.ng_dtype_t { return C.ng_computation_param_dtype(c, i) },
+	func(c *C.ng_computation_t, i C.int32_t) C.int32_t { return C.ng_computation_param_rank(c, i) },
+	func(c *C.ng_computation_t, i, a C.int32_t) *C.char { return C.ng_computation_param_axis_name(c, i, a) },
+	func(c *C.ng_computation_t, i, a C.int32_t) C.int64_t {
+		return C.ng_computation_param_axis_length(c, i, a)
+	},
+}
+
+var resultFuncs = valueFuncs{
+	func(c *C.ng_computation_t, i C.int32_t) *C.char { return C.ng_computation_result_name(c, i) },
+	func(c *C.ng_computation_t, i C.int32_t) C.ng_dtype_t { return C.ng_computation_result_dtype(c, i) },
+	func(c *C.ng_computation_t, i C.int32_t) C.int32_t { return C.ng_computation_result_rank(c, i) },
+	func(c *C.ng_computation_t, i, a C.int32_t) *C.char { return C.ng_computation_result_axis_name(c, i, a) },
+	func(c *C.ng_computation_t, i, a C.int32_t) C.int64_t {
+		return C.ng_computation_result_axis_length(c, i, a)
+	},
+}
+
+func (c *Computation) describe(f valueFuncs, i int) (ValueInfo, error) {
+	c.mu.Lock() // the strings belong to the computation: it stays open while they are copied
+	defer c.mu.Unlock()
+	h, err := c.handle()
+	if err != nil {
+		return ValueInfo{}, err
+	}
+	return withThread(func() (ValueInfo, error) {
+		ci := C.int32_t(i)
+		name := f.name(h, ci)
+		if name == nil {
+			return ValueInfo{}, lastError()
+		}
+		v := ValueInfo{Name: C.GoString(name), DType: DType(f.dtype(h, ci))}
+		rank := f.rank(h, ci)
+		if v.DType == 0 || rank < 0 {
+			return ValueInfo{}, lastError()
+		}
+		for a := C.int32_t(0); a < rank; a++ {
+			an := f.axisName(h, ci, a)
+			al := f.axisLength(h, ci, a)
+			if an == nil || al < 0 {
+				return ValueInfo{}, lastError()
+			}
+			v.Axes = append(v.Axes, AxisInfo{C.GoString(an), int64(al)})
+		}
+		return v, nil
+	})
+}
+
+// Param describes parameter i (0 <= i < NumParams): what an input tensor must be.
+func (c *Computation) Param(i int) (ValueInfo, error) { return c.describe(paramFuncs, i) }
+
+// Result describes result i (0 <= i < NumResults): what an output tensor is.
+func (c *Computation) Result(i int) (ValueInfo, error) { return c.describe(resultFuncs, i) }
+
+// Params describes every parameter, in order.
+func (c *Computation) Params() ([]ValueInfo, error) { return c.describeAll(paramFuncs, c.NumParams()) }
+
+// Results describes every result, in order.
+func (c *Computation) Results() ([]ValueInfo, error) {
+	return c.describeAll(resultFuncs, c.NumResults())
+}
+
+func (c *Computation) describeAll(f valueFuncs, n int) ([]ValueInfo, error) {
+	if n < 0 {
+		return nil, closedError("computation")
+	}
+	out := make([]ValueInfo, n)
+	for i := range out {
+		var err error
+		if out[i], err = c.describe(f, i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -405,3 +405,26 @@ func ptrOf(n int, f func() unsafe.Pointer) unsafe.Pointer {
 	}
 	return f()
 }
+
+// RandomUniform is values drawn uniformly from [low, high) at every run, from the transformer's
+// generator (Transformer.SetSeed); unlike Uniform, which is an initial value drawn once.
+func (g *Graph) RandomUniform(dt DType, axes []*Axis, low, high float64) (*Op, error) {
+	ax, err := axesArray(axes)
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t {
+		return C.ng_uniform(gh, C.ng_dtype_t(dt), axesPtr(ax), C.int32_t(len(ax)), C.double(low), C.double(high))
+	})
+}
+
+// RandomNormal is values drawn from N(mean, stddev²) at every run, like RandomUniform.
+func (g *Graph) RandomNormal(dt DType, axes []*Axis, mean, stddev float64) (*Op, error) {
+	ax, err := axesArray(axes)
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t {
+		return C.ng_normal(gh, C.ng_dtype_t(dt), axesPtr(ax), C.int32_t(len(ax)), C.double(mean), C.double(stddev))
+	})
+}

@@ -1,12 +1,12 @@
 //! Transformers and computations.
 use crate::graph::{GraphHandle, Op};
-use crate::{binding_error, check, check_ptr, cstring, sys, Result, Status, Tensor};
+use crate::{binding_error, check, check_ptr, cstr, cstring, last_error, sys, DType, Result, Status, Tensor};
 use std::sync::Arc;
 
 /// Holds persistent values and compiles computations. Computations keep working after it is
 /// dropped. `Send`; not `Sync` (setting values while a computation runs is not synchronised).
 pub struct Transformer {
-    h: *mut sys::ng_transformer_t,
+    pub(crate) h: *mut sys::ng_transformer_t,
 }
 
 unsafe impl Send for Transformer {}
@@ -75,6 +75,14 @@ impl Transformer {
         Ok(Computation { h, _graphs: graphs })
     }
 
+    /// Seeds the generator [`Graph::random_uniform`](crate::Graph::random_uniform) and
+    /// [`Graph::random_normal`](crate::Graph::random_normal) draw from, and restarts its count of
+    /// draws: the runs that follow draw the same values as after any other call with this seed.
+    /// A new transformer has seed 0.
+    pub fn set_seed(&mut self, seed: u64) -> Result<()> {
+        check(unsafe { sys::ng_transformer_set_seed(self.h, seed) })
+    }
+
     /// A copy of a persistent tensor's value.
     pub fn get_value(&self, op: Op<'_>) -> Result<Tensor> {
         let mut out = std::ptr::null_mut();
@@ -130,5 +138,90 @@ impl Computation {
             num_nodes: s.num_nodes,
             num_source_ops: s.num_source_ops,
         })
+    }
+}
+
+/// One parameter (what a run takes) or result (what it gives) of a computation: the op's name,
+/// the dtype, and the axes (name, length) in the order of the tensor's dims.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueInfo {
+    pub name: String,
+    pub dtype: DType,
+    pub axes: Vec<(String, i64)>,
+}
+
+impl ValueInfo {
+    /// The lengths of the axes.
+    pub fn shape(&self) -> Vec<i64> {
+        self.axes.iter().map(|a| a.1).collect()
+    }
+}
+
+type NameFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> *const std::os::raw::c_char;
+type DTypeFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> sys::ng_dtype_t;
+type RankFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> i32;
+type AxisNameFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32, i32) -> *const std::os::raw::c_char;
+type AxisLengthFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32, i32) -> i64;
+
+struct Describe(NameFn, DTypeFn, RankFn, AxisNameFn, AxisLengthFn);
+
+const PARAMS: Describe = Describe(
+    sys::ng_computation_param_name,
+    sys::ng_computation_param_dtype,
+    sys::ng_computation_param_rank,
+    sys::ng_computation_param_axis_name,
+    sys::ng_computation_param_axis_length,
+);
+const RESULTS: Describe = Describe(
+    sys::ng_computation_result_name,
+    sys::ng_computation_result_dtype,
+    sys::ng_computation_result_rank,
+    sys::ng_computation_result_axis_name,
+    sys::ng_computation_result_axis_length,
+);
+
+impl Computation {
+    fn describe(&self, f: &Describe, i: usize) -> Result<ValueInfo> {
+        let i = i32::try_from(i).map_err(|_| binding_error(Status::InvalidArgument, format!("nanograph: index {} out of range", i)))?;
+        unsafe {
+            let name = f.0(self.h, i);
+            if name.is_null() {
+                return Err(last_error());
+            }
+            let dtype = DType::from_code(f.1(self.h, i))?;
+            let rank = f.2(self.h, i);
+            if rank < 0 {
+                return Err(last_error());
+            }
+            let mut axes = Vec::with_capacity(rank as usize);
+            for a in 0..rank {
+                let (an, al) = (f.3(self.h, i, a), f.4(self.h, i, a));
+                if an.is_null() || al < 0 {
+                    return Err(last_error());
+                }
+                axes.push((cstr(an), al));
+            }
+            Ok(ValueInfo { name: cstr(name), dtype, axes })
+        }
+    }
+
+    /// Describes parameter `i`: what the i-th input tensor of a run must be.
+    pub fn param(&self, i: usize) -> Result<ValueInfo> {
+        self.describe(&PARAMS, i)
+    }
+
+    /// Describes result `i`: what the i-th output tensor of a run is.
+    pub fn result(&self, i: usize) -> Result<ValueInfo> {
+        self.describe(&RESULTS, i)
+    }
+
+    /// Describes every parameter, in order.
+    pub fn params(&self) -> Result<Vec<ValueInfo>> {
+        (0..self.num_params()).map(|i| self.param(i)).collect()
+    }
+
+    /// Describes every result, in order.
+    pub fn results(&self) -> Result<Vec<ValueInfo>> {
+        (0..self.num_results()).map(|i| self.result(i)).collect()
     }
 }

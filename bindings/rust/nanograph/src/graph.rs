@@ -54,8 +54,11 @@ pub enum Slice {
 impl Graph {
     /// An empty graph.
     pub fn new() -> Result<Graph> {
-        let h = check_ptr(unsafe { sys::ng_graph_create() })?;
-        Ok(Graph { h: Arc::new(GraphHandle(h)), _not_sync: PhantomData })
+        Ok(Graph::adopt(check_ptr(unsafe { sys::ng_graph_create() })?))
+    }
+
+    pub(crate) fn adopt(h: *mut sys::ng_graph_t) -> Graph {
+        Graph { h: Arc::new(GraphHandle(h)), _not_sync: PhantomData }
     }
 
     pub(crate) fn raw(&self) -> *mut sys::ng_graph_t {

@@ -23,12 +23,20 @@ use nanograph_sys as sys;
 use std::ffi::CStr;
 use std::fmt;
 
+mod allocator;
 mod exec;
 mod graph;
+mod jagged;
+mod onnx;
 mod ops;
+mod shape;
 mod tensor;
 
-pub use exec::{Computation, Stats, Transformer};
+pub use allocator::{reset_allocator, set_allocator, Allocator};
+pub use exec::{Computation, Stats, Transformer, ValueInfo};
+pub use jagged::Jagged;
+pub use onnx::{Bytes, OnnxOptions};
+pub use shape::{IndexMode, Mode, Shape, ShapeIter, ShapeKind};
 pub use graph::{Axis, Graph, Op, Slice, FLAG_CONSTANT, FLAG_INPUT, FLAG_PERSISTENT, FLAG_TRAINABLE};
 pub use ops::{AdamOptions, SgdOptions};
 pub use tensor::{Element, Tensor};

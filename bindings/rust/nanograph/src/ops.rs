@@ -538,6 +538,20 @@ impl Graph {
         self.op(unsafe { sys::ng_adam(self.raw(), h[0], h[1], &o) })
     }
 
+    /// Values drawn uniformly from `[low, high)` at every run, from the transformer's generator
+    /// ([`Transformer::set_seed`](crate::Transformer::set_seed)); unlike [`uniform`](Graph::uniform),
+    /// an initial value drawn once.
+    pub fn random_uniform<'g>(&'g self, dtype: DType, axes: &[Axis<'g>], low: f64, high: f64) -> Result<Op<'g>> {
+        let ax = self.axes(axes)?;
+        self.op(unsafe { sys::ng_uniform(self.raw(), dtype as i32, ax.as_ptr(), ax.len() as i32, low, high) })
+    }
+
+    /// Values drawn from N(mean, stddev²) at every run, like [`random_uniform`](Graph::random_uniform).
+    pub fn random_normal<'g>(&'g self, dtype: DType, axes: &[Axis<'g>], mean: f64, stddev: f64) -> Result<Op<'g>> {
+        let ax = self.axes(axes)?;
+        self.op(unsafe { sys::ng_normal(self.raw(), dtype as i32, ax.as_ptr(), ax.len() as i32, mean, stddev) })
+    }
+
     /// Uniform values in [low, high), as an initial value.
     pub fn uniform<'g>(&'g self, dtype: DType, axes: &[Axis<'g>], low: f64, high: f64, seed: u64) -> Result<Op<'g>> {
         let ax = self.axes(axes)?;

@@ -50,7 +50,7 @@ impl Clone for Tensor {
     }
 }
 
-unsafe extern "C" fn drop_vec<T>(_data: *mut c_void, ctx: *mut c_void) {
+pub(crate) unsafe extern "C" fn drop_vec<T>(_data: *mut c_void, ctx: *mut c_void) {
     drop(Box::from_raw(ctx as *mut Vec<T>));
 }
 
