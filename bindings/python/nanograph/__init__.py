@@ -15,8 +15,8 @@ from ._lib import API_VERSION, LibraryNotFoundError, lib
 from ._errors import (AxesError, ClosedError, DTypeError, Error, FormatError, InternalError,
                       InvalidArgumentError, IOError, NotFoundError, OutOfMemoryError, StateError,
                       UnsupportedError)
-from ._tensor import (DType, Tensor, as_dtype, as_tensor, bool_, float32, float64, from_dlpack,
-                      int32, int64, uint8)
+from ._tensor import (DType, Tensor, as_dtype, as_tensor, bool_, deserialize, float32, float64,
+                      from_dlpack, int32, int64, serialize, uint8)
 from ._graph import (CONSTANT, INPUT, PERSISTENT, TRAINABLE, Axis, Graph, Op, abs_, absolute,
                      adam, add, argmax, argmin, assign, axes_with_order, broadcast, cast,
                      cast_axes, concat, cos, cross_entropy_binary, cross_entropy_multi, deriv,
@@ -29,7 +29,11 @@ from ._graph import (CONSTANT, INPUT, PERSISTENT, TRAINABLE, Axis, Graph, Op, ab
 from ._graph import assign_slice, fill, value_of
 from ._graph import (segment_gather, segment_log_softmax, segment_max, segment_mean, segment_min,
                      segment_softmax, segment_sum)
-from ._exec import Computation, Transformer
+from ._exec import Computation, Signature, Transformer
+from ._shape import Shape, ShapeIndices, broadcast_shapes
+from ._jagged import Jagged
+from ._onnx import export_onnx, import_onnx
+from ._alloc import set_allocator
 
 
 def version() -> str:

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._errors import ClosedError, check, check_ptr
+from ._errors import ClosedError, check, check_ptr, raise_last
 from ._graph import Graph, Op
 from ._lib import lib
-from ._tensor import Tensor, as_tensor, borrow_numpy
+from ._tensor import DType, Tensor, as_tensor, borrow_numpy, dtype_from_code
 
 
 class Transformer:
@@ -51,6 +51,20 @@ class Transformer:
     def num_threads(self, n: int) -> None:
         check(lib.transformer_set_num_threads(self.handle, int(n)))
 
+    def seed(self, seed: int) -> None:
+        """Seeds the generator that random_uniform/random_normal ops draw from and restarts its
+        count of draws: the runs that follow draw the same values as after any other seed(seed).
+        A new transformer has seed 0."""
+        check(lib.transformer_set_seed(self.handle, int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+    def export_onnx(self, results: Union[Op, Sequence[Op]], params: Union[Op, Sequence[Op]] = (),
+                    path: Optional[str] = None) -> Optional[bytes]:
+        """As ng.export_onnx, with the values this transformer holds for variables and persistent
+        tensors (a trained network): bytes, or written to `path`."""
+        from ._onnx import export_onnx
+
+        return export_onnx(results, params, path, transformer=self)
+
     def computation(self, results: Union[Op, Sequence[Op]], params: Union[Op, Sequence[Op]] = ()) -> "Computation":
         """Compiles a computation: calling it with one array per parameter returns the results'
         values (one array, or a tuple when `results` is a list)."""
@@ -77,6 +91,39 @@ class Transformer:
             check(lib.transformer_set_value(self.handle, op.handle, t))
         finally:
             lib.tensor_release(t)
+
+
+class Signature(NamedTuple):
+    """A parameter or result of a computation: its name, dtype and axes (name, length) in the
+    order of an array's dimensions."""
+
+    name: str
+    dtype: DType
+    axes: Tuple[Tuple[str, int], ...]
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        """The dimensions an array for it has."""
+        return tuple(length for _, length in self.axes)
+
+
+def _describe(c: int, i: int, name, dtype, rank, axis_name, axis_length) -> Signature:
+    n = name(c, i)
+    if n is None:
+        raise_last()
+    code = dtype(c, i)
+    if code == 0:
+        raise_last()
+    r = rank(c, i)
+    if r < 0:
+        raise_last()
+    axes = []
+    for k in range(r):
+        an, al = axis_name(c, i, k), axis_length(c, i, k)
+        if an is None or al < 0:
+            raise_last()
+        axes.append((an.decode("utf-8", "replace"), int(al)))
+    return Signature(n.decode("utf-8", "replace"), dtype_from_code(code), tuple(axes))
 
 
 def _destroy_computation(handle: int, graphs: List[Graph]) -> None:
@@ -121,6 +168,28 @@ class Computation:
     @property
     def num_results(self) -> int:
         return int(lib.computation_num_results(self.handle))
+
+    def param(self, i: int) -> Signature:
+        """Parameter i: what its input must be (name, dtype, axes in the order of its dims)."""
+        return _describe(self.handle, int(i), lib.computation_param_name, lib.computation_param_dtype,
+                         lib.computation_param_rank, lib.computation_param_axis_name,
+                         lib.computation_param_axis_length)
+
+    def result(self, i: int) -> Signature:
+        """Result i: what a run returns there (name, dtype, axes)."""
+        return _describe(self.handle, int(i), lib.computation_result_name, lib.computation_result_dtype,
+                         lib.computation_result_rank, lib.computation_result_axis_name,
+                         lib.computation_result_axis_length)
+
+    @property
+    def params(self) -> List[Signature]:
+        """Every parameter's Signature, in order."""
+        return [self.param(i) for i in range(self.num_params)]
+
+    @property
+    def results(self) -> List[Signature]:
+        """Every result's Signature, in order."""
+        return [self.result(i) for i in range(self.num_results)]
 
     def stats(self) -> Dict[str, int]:
         """Figures of the compiled plan (arena bytes, kernels, nodes...)."""

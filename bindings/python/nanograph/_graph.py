@@ -28,9 +28,19 @@ class Graph:
     freed when neither it nor any of its ops or axes is referenced any more."""
 
     def __init__(self) -> None:
-        self._h = check_ptr(lib.graph_create())
-        self._finalizer = weakref.finalize(self, lib.graph_destroy, self._h)
+        self._own(check_ptr(lib.graph_create()))
+
+    def _own(self, handle: int) -> None:
+        self._h = handle
+        self._finalizer = weakref.finalize(self, lib.graph_destroy, handle)
         self._users = 0  # live computations compiled from this graph (see close())
+
+    @classmethod
+    def _adopt(cls, handle: int) -> "Graph":
+        """Takes ownership of a C graph (an imported model's)."""
+        g = cls.__new__(cls)
+        g._own(handle)
+        return g
 
     @property
     def handle(self) -> int:
@@ -137,6 +147,19 @@ class Graph:
         ax, n = self._axes(axes)
         fi, nf = self._axes(fan_in)
         return Op(check_ptr(lib.initializer_he_normal(self.handle, as_dtype(dtype).code, ax, n, fi, nf, seed)), self)
+
+    # ---- random values, new at every run ----------------------------------------------------
+
+    def random_uniform(self, axes: Sequence["Axis"] = (), low: float = 0.0, high: float = 1.0, dtype: DTypeLike = float32) -> "Op":
+        """Values drawn uniformly from [low, high), new at every run, from the transformer's
+        generator (Transformer.seed). Unlike the initializer `uniform`, not drawn once."""
+        ax, n = self._axes(axes)
+        return Op(check_ptr(lib.uniform(self.handle, as_dtype(dtype).code, ax, n, float(low), float(high))), self)
+
+    def random_normal(self, axes: Sequence["Axis"] = (), mean: float = 0.0, stddev: float = 1.0, dtype: DTypeLike = float32) -> "Op":
+        """Values drawn from N(mean, stddev**2), new at every run (see random_uniform)."""
+        ax, n = self._axes(axes)
+        return Op(check_ptr(lib.normal(self.handle, as_dtype(dtype).code, ax, n, float(mean), float(stddev))), self)
 
     # ---- queries ------------------------------------------------------------------------------
 

@@ -147,6 +147,14 @@ def _lend(obj: Any) -> int:
     return key
 
 
+def take_bytes(ptr: ctypes.c_void_p, size: ctypes.c_size_t) -> bytes:
+    """Copies memory the library handed out into Python bytes and frees it with ng_free."""
+    try:
+        return ctypes.string_at(ptr.value, size.value) if ptr.value else b""
+    finally:
+        lib.free(ptr)
+
+
 def _int64s(values: Sequence[int]):
     return (ctypes.c_int64 * len(values))(*values)
 
@@ -285,6 +293,20 @@ class Tensor:
         src = np.ascontiguousarray(np.broadcast_to(np.asarray(values, self.dtype.numpy), self.shape))
         check(lib.tensor_write(self.handle, src.ctypes.data, src.nbytes))
 
+    def serialize(self) -> bytes:
+        """The tensor as a TensorFlow TensorProto message (dtype, shape, the elements it shows in
+        row-major order, whatever its strides)."""
+        data, size = ctypes.c_void_p(), ctypes.c_size_t()
+        check(lib.tensor_serialize(self.handle, ctypes.byref(data), ctypes.byref(size)))
+        return take_bytes(data, size)
+
+    @classmethod
+    def deserialize(cls, data: Any) -> "Tensor":
+        """A new dense tensor from a TensorFlow TensorProto message (bytes-like). Damaged or
+        hostile bytes raise FormatError, never crash."""
+        buf = bytes(data)
+        return cls._adopt(check_ptr(lib.tensor_deserialize(buf, len(buf))))
+
     def numpy(self) -> np.ndarray:
         """A writable NumPy view of the tensor's memory, without copying; the view holds a
         reference to the tensor, so the memory lives as long as the array."""
@@ -397,6 +419,16 @@ def from_dlpack(obj: Any) -> Tensor:
     # The tensor owns the DLManagedTensor now: the renamed capsule no longer deletes it.
     _py.PyCapsule_SetName(id(capsule), b"used_dltensor")
     return Tensor._adopt(handle)
+
+
+def serialize(value: Any) -> bytes:
+    """A Tensor, array or DLPack producer as a TensorFlow TensorProto message."""
+    return as_tensor(value).serialize()
+
+
+def deserialize(data: Any) -> np.ndarray:
+    """The array a TensorFlow TensorProto message holds (a NumPy view of a new tensor)."""
+    return Tensor.deserialize(data).numpy()
 
 
 def as_tensor(value: Any, dtype: Optional[DType] = None) -> Tensor:
