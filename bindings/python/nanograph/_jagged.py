@@ -113,6 +113,10 @@ class Jagged:
     def handle(self) -> int:
         return self._h
 
+    def __reduce__(self) -> Any:
+        """Pickles the shape and a packed copy of the values."""
+        return (Jagged.from_data, (self.shape, self.read()))
+
     def retain(self) -> "Jagged":
         """A second handle to the same jagged tensor (one more reference; closing either leaves
         the other working)."""

@@ -105,6 +105,15 @@ class Shape:
     def __deepcopy__(self, memo: Any) -> "Shape":
         return self.__copy__()
 
+    def __reduce__(self) -> Any:
+        """Pickles the shape by its structure (an origin is not kept, as == does not compare it)."""
+        kind = self.kind
+        if kind == "nested":
+            return (Shape.nested, (self.outer, self.elements))
+        if self.ndim == 0:
+            return (Shape, ((),))
+        return (Shape.jagged, (self.extent(), *[self.row_splits(m).tolist() for m in range(1, self.ndim)]))
+
     # ---- what a shape is -------------------------------------------------------------------
 
     @property

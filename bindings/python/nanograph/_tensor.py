@@ -300,6 +300,10 @@ class Tensor:
         check(lib.tensor_serialize(self.handle, ctypes.byref(data), ctypes.byref(size)))
         return take_bytes(data, size)
 
+    def __reduce__(self) -> Any:
+        """Pickles the tensor as its TensorProto bytes (dense; views become their own tensors)."""
+        return (Tensor.deserialize, (self.serialize(),))
+
     @classmethod
     def deserialize(cls, data: Any) -> "Tensor":
         """A new dense tensor from a TensorFlow TensorProto message (bytes-like). Damaged or

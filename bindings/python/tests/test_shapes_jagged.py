@@ -257,3 +257,21 @@ def test_iteration_visits_the_values_in_order():
     seen = [j.values[j.position(i)] for i in j.shape]
     assert seen == j.values.tolist()
     assert list(itertools.islice(j.shape.indices(), 4)) == [(0, 0), (0, 1), (0, 2), (1, 0)]
+
+
+def test_shapes_jagged_and_tensors_pickle():
+    import pickle
+
+    for s in (ng.Shape([2, 3]), ng.Shape([]), ng.Shape.from_row_lengths([2, 0, 3]),
+              ng.Shape.jagged(2, [0, 2, 3], [0, 1, 3, 6]),
+              ng.Shape.nested(ng.Shape([2]), [ng.Shape([2, 2]), ng.Shape([1, 3])])):
+        back = pickle.loads(pickle.dumps(s))
+        assert back == s and back.kind == s.kind and str(back) == str(s)
+    j = ng.Jagged(ROWS)
+    back = pickle.loads(pickle.dumps(j[1:3]))
+    assert str(back.shape) == "(2, [0 3])" and back.shape.origin == (0, 0)
+    np.testing.assert_array_equal(back.values, ROWS[2])
+    t = ng.Tensor(np.arange(6, dtype=np.int32).reshape(2, 3)).T
+    tb = pickle.loads(pickle.dumps(t))
+    assert tb.dtype == ng.int32 and tb.is_contiguous()
+    np.testing.assert_array_equal(tb.numpy(), np.arange(6).reshape(2, 3).T)
