@@ -45,3 +45,43 @@ func TestErrorMessagesBelongToTheirCall(t *testing.T) {
 		t.Fatalf("%d lost and %d foreign messages out of %d", lost, foreign, goroutines*calls)
 	}
 }
+
+// One shape shared by 4 goroutines (shapes are immutable and reference-counted), each iterating
+// it, slicing it and making failing calls whose messages name their own offending extent.
+func TestSharedShapesAndTheirErrors(t *testing.T) {
+	s, err := JaggedShape(3, RowSplits(0, 2, 2, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for k := 0; k < 4; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				it, err := s.Iter(IndexRelative)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if all, err := it.All(); err != nil || len(all) != 5 {
+					errs <- fmt.Errorf("%d indices, %v", len(all), err)
+					return
+				}
+				it.Close()
+				extent := -int64(k*1000 + i + 1)
+				if _, err := SmoothShape(2, extent); err == nil || !strings.Contains(err.Error(), fmt.Sprint(extent)) {
+					errs <- fmt.Errorf("the error of SmoothShape(2, %d): %v", extent, err)
+					return
+				}
+			}
+		}(k)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}

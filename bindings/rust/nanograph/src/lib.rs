@@ -217,5 +217,17 @@ pub fn version_number() -> i32 {
 /// fn needs_sync<T: Sync>(_: &T) {}
 /// needs_sync(&nanograph::Graph::new().unwrap());
 /// ```
+///
+/// and an allocator must outlive every block it makes (a `&'static` reference):
+///
+/// ```compile_fail
+/// struct Local;
+/// unsafe impl nanograph::Allocator for Local {
+///     fn allocate(&self, _: usize, _: usize) -> *mut u8 { std::ptr::null_mut() }
+///     unsafe fn deallocate(&self, _: *mut u8, _: usize, _: usize) {}
+/// }
+/// let a = Local;
+/// nanograph::set_allocator(&a).unwrap(); // `a` does not live long enough
+/// ```
 #[allow(dead_code)]
 fn lifetimes_are_checked_at_compile_time() {}
