@@ -248,3 +248,61 @@ func noErr(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// Protobuf's wire format, enough to write a small ONNX model by hand.
+func pbVarint(v uint64) []byte {
+	var b []byte
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+func pbInt(field int, v uint64) []byte { return append(pbVarint(uint64(field<<3)), pbVarint(v)...) }
+
+func pbBytes(field int, parts ...[]byte) []byte {
+	var payload []byte
+	for _, p := range parts {
+		payload = append(payload, p...)
+	}
+	out := append(pbVarint(uint64(field<<3|2)), pbVarint(uint64(len(payload)))...)
+	return append(out, payload...)
+}
+
+// y = Relu(x), x of shape (batch, feat): two symbolic dimensions (dim_param), float32.
+func symbolicReluModel() []byte {
+	dim := func(param string) []byte { return pbBytes(1, pbBytes(2, []byte(param))) }
+	typ := pbBytes(2, pbBytes(1, pbInt(1, 1), pbBytes(2, dim("batch"), dim("feat"))))
+	value := func(name string) []byte { return append(pbBytes(1, []byte(name)), typ...) }
+	node := pbBytes(1, pbBytes(1, []byte("x")), pbBytes(2, []byte("y")), pbBytes(4, []byte("Relu")))
+	graph := pbBytes(7, node, pbBytes(2, []byte("g")), pbBytes(11, value("x")), pbBytes(12, value("y")))
+	return append(append(pbInt(1, 7), graph...), pbBytes(8, pbInt(2, 13))...)
+}
+
+func TestONNXSymbolicDimensions(t *testing.T) {
+	model := symbolicReluModel()
+	g := must(ImportONNX(model, ONNXOptions{Dims: map[string]int64{"feat": 3, "batch": 2}}))
+	defer g.Close()
+	tr := must(NewTransformer(""))
+	f := must(tr.Compile([]*Op{must(g.Find("y"))}, must(g.Find("x"))))
+	p := must(f.Param(0))
+	if p.Name != "x" || !reflect.DeepEqual(p.Shape(), []int64{2, 3}) || p.DType != Float32 {
+		t.Fatalf("parameter %+v, want x of (2, 3)", p)
+	}
+	xs := []float32{-1, 2, -3, 4, 0, -0.5}
+	want := make([]float32, len(xs))
+	for i, x := range xs {
+		want[i] = float32(math.Max(float64(x), 0))
+	}
+	near(t, "relu", must(must(f.Run(must(FromSlice(xs, 2, 3))))[0].Float32s()), want)
+	_, err := ImportONNX(model, ONNXOptions{Dims: map[string]int64{"batch": 2}})
+	wantError(t, err, ErrInvalidArgument, "feat")
+	path := filepath.Join(t.TempDir(), "relu.onnx")
+	noErr(t, os.WriteFile(path, model, 0o600))
+	g2 := must(ImportONNXFile(path, ONNXOptions{Dims: map[string]int64{"batch": 5, "feat": 1}}))
+	defer g2.Close()
+	if s := must(g2.Find("x")).Shape(); !reflect.DeepEqual(s, []int64{5, 1}) {
+		t.Fatalf("x of the file's model: %v", s)
+	}
+}

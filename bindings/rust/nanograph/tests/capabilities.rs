@@ -321,3 +321,54 @@ fn computations_describe_their_values() -> R {
     fails(f.result(5), Status::InvalidArgument, "ng_computation_result_name");
     Ok(())
 }
+
+/// Protobuf's wire format, enough to write a small ONNX model by hand.
+fn pb_varint(mut v: u64) -> Vec<u8> {
+    let mut b = Vec::new();
+    while v >= 0x80 {
+        b.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    b.push(v as u8);
+    b
+}
+
+fn pb_int(field: u64, v: u64) -> Vec<u8> {
+    [pb_varint(field << 3), pb_varint(v)].concat()
+}
+
+fn pb_bytes(field: u64, parts: &[&[u8]]) -> Vec<u8> {
+    let payload = parts.concat();
+    [pb_varint(field << 3 | 2), pb_varint(payload.len() as u64), payload].concat()
+}
+
+/// y = Relu(x), x of shape (batch, feat): two symbolic dimensions (dim_param), float32.
+fn symbolic_relu_model() -> Vec<u8> {
+    let dim = |param: &str| pb_bytes(1, &[&pb_bytes(2, &[param.as_bytes()])]);
+    let shape = pb_bytes(2, &[&dim("batch"), &dim("feat")]);
+    let typ = pb_bytes(2, &[&pb_bytes(1, &[&pb_int(1, 1), &shape])]);
+    let value = |name: &str| [pb_bytes(1, &[name.as_bytes()]), typ.clone()].concat();
+    let node = pb_bytes(1, &[&pb_bytes(1, &[b"x"]), &pb_bytes(2, &[b"y"]), &pb_bytes(4, &[b"Relu"])]);
+    let graph = pb_bytes(7, &[&node, &pb_bytes(2, &[b"g"]), &pb_bytes(11, &[&value("x")]), &pb_bytes(12, &[&value("y")])]);
+    [pb_int(1, 7), graph, pb_bytes(8, &[&pb_int(2, 13)])].concat()
+}
+
+#[test]
+fn onnx_symbolic_dimensions() -> R {
+    let model = symbolic_relu_model();
+    let g = Graph::from_onnx(&model, &OnnxOptions { dims: &[("feat", 3), ("batch", 2)], trainable: false })?;
+    let t = Transformer::new(None)?;
+    let mut f = t.computation(&[g.find("y")?], &[g.find("x")?])?;
+    let p = f.param(0)?;
+    assert_eq!((p.name.as_str(), p.shape(), p.dtype), ("x", vec![2, 3], DType::Float32));
+    let xs = [-1f32, 2., -3., 4., 0., -0.5];
+    let want: Vec<f32> = xs.iter().map(|x| x.max(0.0)).collect();
+    assert_eq!(f.run(&[&Tensor::from_slice(&xs, &[2, 3])?])?[0].to_vec::<f32>()?, want);
+    fails(Graph::from_onnx(&model, &OnnxOptions { dims: &[("batch", 2)], trainable: false }), Status::InvalidArgument, "feat");
+    let file = std::env::temp_dir().join(format!("nanograph-rust-relu-{}.onnx", std::process::id()));
+    std::fs::write(&file, &model).unwrap();
+    let g2 = Graph::from_onnx_file(file.to_str().unwrap(), &OnnxOptions { dims: &[("batch", 5), ("feat", 1)], trainable: false })?;
+    assert_eq!(g2.find("x")?.shape(), vec![5, 1]);
+    std::fs::remove_file(&file).unwrap();
+    Ok(())
+}
