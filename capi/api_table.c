@@ -231,4 +231,6 @@ const ng_api_t nanograph_api_table = {
     .uniform = ng_uniform,
     .normal = ng_normal,
     .transformer_set_seed = ng_transformer_set_seed,
+    .transformer_save = ng_transformer_save,
+    .transformer_load = ng_transformer_load,
 };

@@ -29,6 +29,7 @@
 
 #include "nanograph/autodiff.h"
 #include "nanograph/base.h"
+#include "nanograph/checkpoint.h"
 #include "nanograph/exec.h"
 #include "nanograph/graph.h"
 #include "nanograph/jagged.h"
@@ -444,6 +445,10 @@ typedef struct ng_api {
                        double mean, double stddev); /**< ng_normal() */
     ng_status_t (*transformer_set_seed)(ng_transformer_t *t,
                                         uint64_t seed); /**< ng_transformer_set_seed() */
+    ng_status_t (*transformer_save)(ng_transformer_t *t,
+                                    const char *path); /**< ng_transformer_save() */
+    ng_status_t (*transformer_load)(ng_transformer_t *t,
+                                    const char *path); /**< ng_transformer_load() */
 } ng_api_t;
 
 /**

@@ -17,6 +17,7 @@
 #include "nanograph/exec.h"
 #include "nanograph/onnx.h"
 #include "nanograph/serialize.h"
+#include "nanograph/checkpoint.h"
 #include "nanograph/api.h"
 
 #endif

@@ -50,8 +50,9 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
                 " is neither a parameter of the computation nor has a value or an initial value");
 }
 
-// Copies what the runtime needs of every persistent tensor the graph uses, and compiles the
-// initializers of those the transformer has no value for yet.
+// Copies what the runtime needs of every persistent tensor the graph uses, compiles the
+// initializers of those the transformer has no value for yet, and registers them with the
+// transformer (checkpoints save and load them before any run).
 void Computation::compile_persistents(const std::vector<const Op *> &results,
                                       std::vector<uint64_t> &compiling) {
     std::unordered_map<uint64_t, const Op *> used;
@@ -65,7 +66,9 @@ void Computation::compile_persistents(const std::vector<const Op *> &results,
     });
     for (const auto &u : used) {
         if (u.second == nullptr) throw internal_error("persistent tensor ", u.first, " not found");
-        persistents_.emplace(u.first, compile_persistent(transformer_, *u.second, compiling));
+        auto spec = compile_persistent(transformer_, *u.second, compiling);
+        transformer_->register_persistent(spec);
+        persistents_.emplace(u.first, std::move(spec));
     }
 }
 

@@ -23,6 +23,11 @@ uint64_t Transformer::seed() const {
     return seed_;
 }
 
+uint64_t Transformer::draws() const {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    return draws_;
+}
+
 uint64_t Transformer::next_draw() {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     return draws_++;
@@ -96,6 +101,74 @@ void Transformer::for_each_value(
     const std::function<void(const PersistentInfo &, const Tensor &)> &visit) const {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     for (const auto &entry : values_) visit(entry.second.info, entry.second.value);
+}
+
+void Transformer::register_persistent(const std::shared_ptr<const PersistentSpec> &spec) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    auto &specs = registered_[spec->info.id];
+    specs.erase(
+        std::remove_if(specs.begin(), specs.end(),
+                       [](const std::weak_ptr<const PersistentSpec> &s) { return s.expired(); }),
+        specs.end());
+    specs.push_back(spec);
+}
+
+namespace {
+
+// A live spec among those registered for one tensor, or null.
+std::shared_ptr<const PersistentSpec> live_spec(
+    const std::vector<std::weak_ptr<const PersistentSpec>> &specs) {
+    for (const auto &weak : specs)
+        if (auto spec = weak.lock()) return spec;
+    return nullptr;
+}
+
+}  // namespace
+
+std::vector<PersistentInfo> Transformer::known_persistents() const {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    std::vector<PersistentInfo> out;
+    for (const auto &entry : values_) out.push_back(entry.second.info);
+    for (const auto &r : registered_)
+        if (!values_.count(r.first))
+            if (auto spec = live_spec(r.second)) out.push_back(spec->info);
+    std::sort(out.begin(), out.end(),
+              [](const PersistentInfo &a, const PersistentInfo &b) { return a.id < b.id; });
+    return out;
+}
+
+void Transformer::create_registered_values() {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    // value() runs initializers: collect first rather than walk the map while they run.
+    std::vector<std::shared_ptr<const PersistentSpec>> missing;
+    for (const auto &r : registered_)
+        if (!values_.count(r.first))
+            if (auto spec = live_spec(r.second))
+                if (!spec->info.is_constant() && !spec->info.is_placeholder())
+                    missing.push_back(std::move(spec));
+    std::sort(missing.begin(), missing.end(),
+              [](const auto &a, const auto &b) { return a->info.id < b->info.id; });
+    for (const auto &spec : missing) value(*spec);
+}
+
+void Transformer::restore(std::vector<std::pair<PersistentInfo, Tensor>> values, uint64_t seed,
+                          uint64_t draws) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    for (const auto &v : values)
+        if (v.second.dtype() != v.first.value.dtype || v.second.shape() != v.first.shape() ||
+            !v.second.is_contiguous())
+            throw internal_error("restored value of ", v.first.value.name,
+                                 " does not match its tensor");
+    // Built aside and swapped in: a failure (out of memory) leaves every value as it was. Runs
+    // find their values afresh each time (value()), so replacing a tensor is safe.
+    auto next = values_;
+    for (auto &v : values) {
+        const uint64_t id = v.first.id;
+        next[id] = Entry{std::move(v.first), std::move(v.second)};
+    }
+    values_.swap(next);
+    seed_ = seed;
+    draws_ = draws;
 }
 
 void copy_broadcast_by_name(const Tensor &src, const std::vector<std::string> &src_axes,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/tensor.hpp"
@@ -38,6 +39,7 @@ public:
     // that draws random values takes the next draw number.
     void set_seed(uint64_t seed);
     uint64_t seed() const;
+    uint64_t draws() const;
     uint64_t next_draw();
 
     // The value of a persistent tensor, created from `spec` first if there is none yet (its
@@ -51,6 +53,20 @@ public:
     void for_each_value(
         const std::function<void(const PersistentInfo &, const Tensor &)> &visit) const;
 
+    // Checkpoints. A computation registers the spec of every persistent tensor it uses when it is
+    // compiled, so a checkpoint can load (or save) tensors that no run has created a value for
+    // yet. The transformer holds the specs weakly: a spec's initializer holds the transformer.
+    void register_persistent(const std::shared_ptr<const PersistentSpec> &spec);
+    // Every tensor the transformer has a value for or a live spec of, sorted by uid.
+    std::vector<PersistentInfo> known_persistents() const;
+    // Creates, as a first run would, the value of every variable and persistent tensor (not
+    // constants nor placeholders) registered without one yet.
+    void create_registered_values();
+    // Replaces the values of the given tensors (each of its tensor's dtype and shape, dense) and
+    // the random generator's state, all at once: on a failure nothing has changed.
+    void restore(std::vector<std::pair<PersistentInfo, Tensor>> values, uint64_t seed,
+                 uint64_t draws);
+
 private:
     struct Entry {
         PersistentInfo info;
@@ -63,6 +79,9 @@ private:
     uint64_t seed_ = 0;              // guarded by mutex_
     uint64_t draws_ = 0;             // guarded by mutex_
     std::unordered_map<uint64_t, Entry> values_;
+    // Guarded by mutex_: the specs of live computations, by uid (several computations may use one
+    // tensor; expired entries are dropped as new ones come).
+    std::unordered_map<uint64_t, std::vector<std::weak_ptr<const PersistentSpec>>> registered_;
     mutable std::recursive_mutex mutex_;  // initializers run computations that read values
 };
 

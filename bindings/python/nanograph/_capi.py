@@ -307,7 +307,9 @@ FUNCTIONS = {
     'transformer_create': (c_void_p, (c_char_p,)),
     'transformer_destroy': (None, (c_void_p,)),
     'transformer_get_value': (c_int32, (c_void_p, c_void_p, c_void_p,)),
+    'transformer_load': (c_int32, (c_void_p, c_char_p,)),
     'transformer_num_threads': (c_int32, (c_void_p,)),
+    'transformer_save': (c_int32, (c_void_p, c_char_p,)),
     'transformer_set_num_threads': (c_int32, (c_void_p, c_int32,)),
     'transformer_set_seed': (c_int32, (c_void_p, c_uint64,)),
     'transformer_set_value': (c_int32, (c_void_p, c_void_p, c_void_p,)),
@@ -550,4 +552,6 @@ API_TABLE = [
     ('uniform', CFUNCTYPE(c_void_p, c_void_p, c_int32, c_void_p, c_int32, c_double, c_double)),
     ('normal', CFUNCTYPE(c_void_p, c_void_p, c_int32, c_void_p, c_int32, c_double, c_double)),
     ('transformer_set_seed', CFUNCTYPE(c_int32, c_void_p, c_uint64)),
+    ('transformer_save', CFUNCTYPE(c_int32, c_void_p, c_char_p)),
+    ('transformer_load', CFUNCTYPE(c_int32, c_void_p, c_char_p)),
 ]

@@ -1314,6 +1314,18 @@ extern "C" {
         size: usize,
     ) -> *mut ng_tensor_t;
 }
+extern "C" {
+    pub fn ng_transformer_save(
+        t: *mut ng_transformer_t,
+        path: *const ::std::os::raw::c_char,
+    ) -> ng_status_t;
+}
+extern "C" {
+    pub fn ng_transformer_load(
+        t: *mut ng_transformer_t,
+        path: *const ::std::os::raw::c_char,
+    ) -> ng_status_t;
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ng_api {
@@ -2383,6 +2395,18 @@ pub struct ng_api {
     >,
     pub transformer_set_seed: ::std::option::Option<
         unsafe extern "C" fn(t: *mut ng_transformer_t, seed: u64) -> ng_status_t,
+    >,
+    pub transformer_save: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            path: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
+    >,
+    pub transformer_load: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            path: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
     >,
 }
 pub type ng_api_t = ng_api;
