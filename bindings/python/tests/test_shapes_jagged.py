@@ -275,3 +275,33 @@ def test_shapes_jagged_and_tensors_pickle():
     tb = pickle.loads(pickle.dumps(t))
     assert tb.dtype == ng.int32 and tb.is_contiguous()
     np.testing.assert_array_equal(tb.numpy(), np.arange(6).reshape(2, 3).T)
+
+
+def test_views_outlive_their_jagged_tensor_and_threads_share_shapes():
+    import gc
+    import threading
+
+    j = ng.Jagged([np.arange(3.0), np.arange(2.0)])
+    values, row, shape = j.values, j[1], j.shape
+    del j
+    gc.collect()
+    assert values.tolist() == [0, 1, 2, 0, 1] and row.values.tolist() == [0, 1]
+    assert str(shape) == "(2, [3 2])"
+
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(200):
+                s = ng.Shape.from_row_lengths([k, 1, k + 1])
+                jj = ng.Jagged.from_data(s, np.full(s.size, k, np.int64))
+                assert jj.tolist()[2].tolist() == [k] * (k + 1) and shape.size == 5
+        except Exception as e:  # reported on the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
