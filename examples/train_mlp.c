@@ -9,7 +9,8 @@
  * operands share); ng_adam() builds the whole training step (gradients included) as one op, so
  * one computation run is one step; a second computation over a larger batch axis evaluates the
  * same variables; the learning rate is a persistent tensor, lowered after every epoch without
- * recompiling. */
+ * recompiling; with --save and --resume, a checkpoint (ng_transformer_save) carries the weights,
+ * Adam's state and the loop's own state, so a resumed run continues exactly where it stopped. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ typedef struct options {
     const char *data_dir;
     const char *export_onnx; /* NULL, or where to write the trained model as ONNX */
     int data_dir_given;      /* --data-dir: its data is required, no fallback to the digits */
+    const char *save;        /* NULL, or where to write a checkpoint after every epoch */
+    const char *resume;      /* NULL, or the checkpoint to continue from */
 } options_t;
 
 static void usage(FILE *to, const char *program) {
@@ -55,6 +58,10 @@ static void usage(FILE *to, const char *program) {
         "; without this option, a missing default falls back to the digits)\n"
         "  --export-onnx PATH  after training, write the model (x: a batch of 1000 examples ->\n"
         "                   logits) with its trained weights as an ONNX file\n"
+        "  --save PATH      after every epoch, write a checkpoint (weights, Adam's state, epoch,\n"
+        "                   learning-rate schedule, shuffling state) to PATH, atomically\n"
+        "  --resume PATH    continue from a checkpoint written by --save up to --epochs in all,\n"
+        "                   exactly as the interrupted run would have (pass the same options)\n"
         "  --help           this text\n",
         program);
 }
@@ -81,7 +88,7 @@ static int parse_double(const char *text, double *out) {
 
 /* Returns 0 to run, 1 when --help was given, 2 on a bad argument (after printing why). */
 static int parse_options(int argc, char **argv, options_t *o) {
-    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR, NULL, 0};
+    *o = (options_t){5, 128, 2e-3, 0.7, 0, 1, 0, FASHION_DIR, NULL, 0, NULL, NULL};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return 1;
@@ -89,11 +96,11 @@ static int parse_options(int argc, char **argv, options_t *o) {
             o->digits = 1;
             continue;
         }
-        static const char *const valued[] = {"--epochs",   "--batch-size", "--lr",
-                                             "--lr-decay", "--threads",    "--seed",
-                                             "--data-dir", "--export-onnx"};
+        static const char *const valued[] = {
+            "--epochs", "--batch-size", "--lr",          "--lr-decay", "--threads",
+            "--seed",   "--data-dir",   "--export-onnx", "--save",     "--resume"};
         int which = -1;
-        for (int k = 0; k < 8; ++k)
+        for (int k = 0; k < 10; ++k)
             if (strcmp(arg, valued[k]) == 0) which = k;
         if (which < 0) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", argv[0], arg);
@@ -130,6 +137,8 @@ static int parse_options(int argc, char **argv, options_t *o) {
             o->data_dir_given = 1;
             break;
         case 7: o->export_onnx = value; break;
+        case 8: o->save = value; break;
+        case 9: o->resume = value; break;
         }
         if (bad) {
             fprintf(stderr, "%s: bad value '%s' for %s (try --help)\n", argv[0], value, arg);
@@ -165,17 +174,30 @@ typedef struct model {
     const ng_axis_t *features, *hidden1, *hidden2, *classes;
     layer_t layers[3];
     ng_op_t *learning_rate;
+    /* The training loop's own state, in persistent tensors that no computation uses, so that a
+     * checkpoint carries them with the weights and Adam's state (see train_state_t). */
+    ng_op_t *epochs_done, *next_learning_rate, *shuffle_state, *order;
 } model_t;
 
-/* A dense layer from `in` to `out` units, He-initialized (Glorot for the output layer). */
+/* Names an op (checkpoints find values by name; a NULL op is the graph's recorded error). */
+static ng_op_t *named(ng_op_t *op, const char *name) {
+    if (op) ng_op_set_name(op, name);
+    return op;
+}
+
+/* A dense layer from `in` to `out` units, He-initialized (Glorot for the output layer); its
+ * variables are named W<number> and b<number>. */
 static layer_t make_layer(ng_graph_t *g, const ng_axis_t *in, const ng_axis_t *out, int he,
-                          uint64_t seed) {
+                          uint64_t seed, int number) {
     const ng_axis_t *axes[2] = {in, out};
     ng_op_t *init = he ? ng_initializer_he_normal(g, NG_FLOAT32, axes, 2, &in, 1, seed)
                        : ng_initializer_glorot_uniform(g, NG_FLOAT32, axes, 2, &in, 1, seed);
+    char name[8];
     layer_t layer;
-    layer.weights = ng_variable(g, NG_FLOAT32, axes, 2, init);
-    layer.bias = ng_variable(g, NG_FLOAT32, &out, 1, NULL);
+    snprintf(name, sizeof name, "W%d", number);
+    layer.weights = named(ng_variable(g, NG_FLOAT32, axes, 2, init), name);
+    snprintf(name, sizeof name, "b%d", number);
+    layer.bias = named(ng_variable(g, NG_FLOAT32, &out, 1, NULL), name);
     return layer;
 }
 
@@ -196,8 +218,8 @@ typedef struct programs {
     ng_op_t *eval_x, *eval_logits;
 } programs_t;
 
-static int build_model(model_t *m, programs_t *p, int64_t features, int32_t classes, int batch_size,
-                       const options_t *o) {
+static int build_model(model_t *m, programs_t *p, int64_t examples, int64_t features,
+                       int32_t classes, int batch_size, const options_t *o) {
     ng_graph_t *g = m->graph = ng_graph_create();
     if (!g) return fail("ng_graph_create");
     m->features = ng_axis(g, "F", features);
@@ -207,10 +229,19 @@ static int build_model(model_t *m, programs_t *p, int64_t features, int32_t clas
     const ng_axis_t *batch = ng_axis(g, "N", batch_size);
     const ng_axis_t *eval_batch = ng_axis(g, "NE", EVAL_BATCH);
 
-    m->layers[0] = make_layer(g, m->features, m->hidden1, 1, o->seed);
-    m->layers[1] = make_layer(g, m->hidden1, m->hidden2, 1, o->seed + 1);
-    m->layers[2] = make_layer(g, m->hidden2, m->classes, 0, o->seed + 2);
-    m->learning_rate = ng_persistent_tensor(g, NG_FLOAT32, NULL, 0, ng_scalar(g, o->learning_rate));
+    m->layers[0] = make_layer(g, m->features, m->hidden1, 1, o->seed, 1);
+    m->layers[1] = make_layer(g, m->hidden1, m->hidden2, 1, o->seed + 1, 2);
+    m->layers[2] = make_layer(g, m->hidden2, m->classes, 0, o->seed + 2, 3);
+    m->learning_rate =
+        named(ng_persistent_tensor(g, NG_FLOAT32, NULL, 0, ng_scalar(g, o->learning_rate)),
+              "learning_rate");
+    const ng_axis_t *example_axis = ng_axis(g, "E", examples);
+    m->epochs_done = named(ng_persistent_tensor(g, NG_INT64, NULL, 0, NULL), "loop/epochs_done");
+    m->next_learning_rate =
+        named(ng_persistent_tensor(g, NG_FLOAT64, NULL, 0, NULL), "loop/next_learning_rate");
+    m->shuffle_state =
+        named(ng_persistent_tensor(g, NG_INT64, NULL, 0, NULL), "loop/shuffle_state");
+    m->order = named(ng_persistent_tensor(g, NG_INT64, &example_axis, 1, NULL), "loop/order");
 
     const ng_axis_t *x_axes[2] = {batch, m->features}, *label_axes[2] = {batch, m->classes};
     p->x = ng_placeholder(g, NG_FLOAT32, x_axes, 2, NULL);
@@ -306,9 +337,10 @@ static int set_learning_rate(session_t *s, ng_op_t *learning_rate, double value)
     return status == NG_OK ? 0 : fail("setting the learning rate");
 }
 
-/* One pass over the shuffled training set (the last partial batch is skipped); 0 on success. */
+/* One pass over the shuffled training set (the last partial batch is skipped); 0 on success,
+ * with the mean loss of its steps in *mean_loss. */
 static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int batch_size,
-                       int epoch, const options_t *o, uint64_t *rng) {
+                       int epoch, const options_t *o, uint64_t *rng, double *mean_loss) {
     dataset_shuffle(order, train->count, rng);
     const int64_t steps = train->count / batch_size;
     const double started = now_seconds();
@@ -328,6 +360,60 @@ static int train_epoch(session_t *s, const dataset_t *train, int64_t *order, int
         }
     }
     fputc('\n', stderr);
+    *mean_loss = loss_sum / (double)(steps ? steps : 1);
+    return 0;
+}
+
+/* ---- the training loop's state, in the checkpoint ------------------------------------------ */
+
+/* What the loop needs, beyond the model's variables and Adam's state, to continue where it
+ * stopped. It lives in persistent tensors of the graph (model_t), written before every save and
+ * read after a load, so one checkpoint holds everything and no side file can fall out of step. */
+typedef struct train_state {
+    int64_t epochs_done;
+    double next_learning_rate; /* the schedule: the rate of the next epoch */
+    uint64_t shuffle_state;    /* the shuffling generator (stored as int64 bits) */
+    int64_t *order;            /* the current permutation of the training set, shuffled in place */
+} train_state_t;
+
+static int put_value(session_t *s, ng_op_t *op, ng_dtype_t dt, const int64_t *shape, int32_t rank,
+                     const void *data) {
+    ng_tensor_t *t = ng_tensor_from_data(dt, shape, rank, data);
+    if (!t) return fail("ng_tensor_from_data");
+    ng_status_t status = ng_transformer_set_value(s->transformer, op, t);
+    ng_tensor_release(t);
+    return status == NG_OK ? 0 : fail("storing the training loop's state");
+}
+
+static int get_value(session_t *s, ng_op_t *op, void *data, size_t bytes) {
+    ng_tensor_t *t = NULL;
+    if (ng_transformer_get_value(s->transformer, op, &t) != NG_OK)
+        return fail("reading the training loop's state");
+    ng_status_t status = ng_tensor_read(t, data, bytes);
+    ng_tensor_release(t);
+    return status == NG_OK ? 0 : fail("reading the training loop's state");
+}
+
+/* Also what makes the four tensors known to the transformer before a load (no computation uses
+ * them). */
+static int store_state(session_t *s, const model_t *m, const train_state_t *st, int64_t examples) {
+    int64_t shuffle_bits;
+    memcpy(&shuffle_bits, &st->shuffle_state, sizeof shuffle_bits);
+    return put_value(s, m->epochs_done, NG_INT64, NULL, 0, &st->epochs_done) ||
+           put_value(s, m->next_learning_rate, NG_FLOAT64, NULL, 0, &st->next_learning_rate) ||
+           put_value(s, m->shuffle_state, NG_INT64, NULL, 0, &shuffle_bits) ||
+           put_value(s, m->order, NG_INT64, &examples, 1, st->order);
+}
+
+static int fetch_state(session_t *s, const model_t *m, train_state_t *st, int64_t examples) {
+    int64_t shuffle_bits;
+    if (get_value(s, m->epochs_done, &st->epochs_done, sizeof st->epochs_done) ||
+        get_value(s, m->next_learning_rate, &st->next_learning_rate,
+                  sizeof st->next_learning_rate) ||
+        get_value(s, m->shuffle_state, &shuffle_bits, sizeof shuffle_bits) ||
+        get_value(s, m->order, st->order, (size_t)examples * sizeof *st->order))
+        return -1;
+    memcpy(&st->shuffle_state, &shuffle_bits, sizeof shuffle_bits);
     return 0;
 }
 
@@ -403,7 +489,8 @@ int main(int argc, char **argv) {
         (long long)train.count, (long long)test.count, (long long)train.features, train.classes,
         batch_size, o.learning_rate, o.lr_decay);
     fflush(stdout);
-    if (build_model(&model, &programs, train.features, train.classes, batch_size, &o) != 0)
+    if (build_model(&model, &programs, train.count, train.features, train.classes, batch_size,
+                    &o) != 0)
         goto done;
     if (make_session(&session, &programs, train.features, train.classes, batch_size, o.threads) !=
         0)
@@ -413,17 +500,41 @@ int main(int argc, char **argv) {
         goto done;
     }
     for (int64_t i = 0; i < train.count; ++i) order[i] = i;
-    uint64_t rng = o.seed;
-    double learning_rate = o.learning_rate;
-    for (int epoch = 1; epoch <= o.epochs; ++epoch, learning_rate *= o.lr_decay) {
-        double started = now_seconds();
+    train_state_t state = {0, o.learning_rate, o.seed, order};
+    if (store_state(&session, &model, &state, train.count) != 0) goto done;
+    if (o.resume) {
+        /* Every computation exists and every persistent tensor is known: load replaces them all
+         * (the weights' initial values are then never computed). */
+        if (ng_transformer_load(session.transformer, o.resume) != NG_OK ||
+            fetch_state(&session, &model, &state, train.count) != 0) {
+            fail("resuming");
+            goto done;
+        }
+        printf("resumed from %s after epoch %lld\n", o.resume, (long long)state.epochs_done);
+        fflush(stdout);
+    }
+    for (int epoch = (int)state.epochs_done + 1; epoch <= o.epochs; ++epoch) {
+        double started = now_seconds(), loss;
+        const double learning_rate = state.next_learning_rate;
         if (set_learning_rate(&session, model.learning_rate, learning_rate) != 0) goto done;
-        if (train_epoch(&session, &train, order, batch_size, epoch, &o, &rng) != 0) goto done;
+        if (train_epoch(&session, &train, order, batch_size, epoch, &o, &state.shuffle_state,
+                        &loss) != 0)
+            goto done;
         double acc = accuracy(&session, &test);
         if (acc < 0) goto done;
-        printf("epoch %d: test accuracy %.4f, %.1f s (learning rate %.3g)\n", epoch, acc,
-               now_seconds() - started, learning_rate);
+        printf("epoch %d: loss %.6f, test accuracy %.4f, %.1f s (learning rate %.3g)\n", epoch,
+               loss, acc, now_seconds() - started, learning_rate);
         fflush(stdout);
+        state.epochs_done = epoch;
+        state.next_learning_rate = learning_rate * o.lr_decay;
+        if (o.save) {
+            if (store_state(&session, &model, &state, train.count) != 0) goto done;
+            if (ng_transformer_save(session.transformer, o.save) != NG_OK) {
+                fail("saving the checkpoint");
+                goto done;
+            }
+            fprintf(stderr, "saved %s after epoch %d\n", o.save, epoch);
+        }
     }
     if (o.export_onnx) {
         /* The evaluation graph with the trained weights: input "x", output "logits". */
