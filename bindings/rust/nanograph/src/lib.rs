@@ -24,6 +24,7 @@ use std::ffi::CStr;
 use std::fmt;
 
 mod allocator;
+mod checkpoint;
 mod exec;
 mod graph;
 mod jagged;
