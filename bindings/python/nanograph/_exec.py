@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import os
 import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -56,6 +57,17 @@ class Transformer:
         count of draws: the runs that follow draw the same values as after any other seed(seed).
         A new transformer has seed 0."""
         check(lib.transformer_set_seed(self.handle, int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Saves every persistent value this transformer knows (variables, optimizer state) and
+        its random generator's state to a checkpoint file, replacing it atomically."""
+        check(lib.transformer_save(self.handle, os.fsencode(path)))
+
+    def load(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Replaces the persistent values and the random generator's state with a checkpoint's
+        (all or nothing). Create the computations whose values it holds first: the transformer
+        finds each value by its op's name, dtype and axes."""
+        check(lib.transformer_load(self.handle, os.fsencode(path)))
 
     def export_onnx(self, results: Union[Op, Sequence[Op]], params: Union[Op, Sequence[Op]] = (),
                     path: Optional[str] = None) -> Optional[bytes]:
