@@ -108,7 +108,7 @@ class Graph:
         ax, n = self._axes(axes)
         init = None
         if initial_value is not None:
-            init = initial_value if isinstance(initial_value, Op) else self.constant(initial_value, dtype=dtype)
+            init = initial_value if isinstance(initial_value, Op) else self.constant(initial_value, axes, dtype)
             init = init.handle
         return Op(check_ptr(fn(self.handle, as_dtype(dtype).code, ax, n, *extra, init)), self)
 

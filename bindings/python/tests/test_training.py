@@ -101,3 +101,19 @@ def test_fill_assign_slice_value_of():
     np.testing.assert_array_equal(got, [1, 5, 5, 1])
     np.testing.assert_array_equal(t.get_value(v), [1, 5, 5, 1])
     assert before.type != ""
+
+
+def test_initial_values_given_as_arrays_take_the_tensor_axes():
+    g = ng.Graph()
+    M, K = g.axis("M", 2), g.axis("K", 3)
+    w = g.variable(ng.float32, [M, K], initial_value=np.arange(6).reshape(2, 3))
+    b = g.persistent_tensor(ng.float64, [K], initial_value=[1.5, 2.5, 3.5])
+    s = g.variable(ng.float32, [M, K], initial_value=0.25)  # a scalar fills every element
+    t = ng.Transformer()
+    f = t.computation([w + 0, b + 0, s + 0])
+    wv, bv, sv = f()
+    np.testing.assert_array_equal(wv, np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(bv, [1.5, 2.5, 3.5])
+    np.testing.assert_array_equal(sv, np.full((2, 3), 0.25, np.float32))
+    with pytest.raises(ValueError):
+        g.variable(ng.float32, [M], initial_value=[1, 2, 3])  # 3 values for an axis of length 2
