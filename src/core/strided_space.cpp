@@ -95,7 +95,7 @@ void StridedSpace::coalesce() {
 
 void StridedSpace::simplify_for(int32_t op) {
     drop_unit_dims();
-    sort_by_stride(op, rank());
+    if (op != kKeepOrder) sort_by_stride(op, rank());
     coalesce();
 }
 

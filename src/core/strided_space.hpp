@@ -43,8 +43,11 @@ public:
     // Merges adjacent dimensions d, d+1 when stride[d] == stride[d+1] * dim(d+1) for every
     // operand (a product that overflows never matches).
     void coalesce();
-    // The usual preparation of a copy-like loop: drop_unit_dims, sort by operand `op`'s strides
-    // (memory order of the operand written), coalesce. Call only when numel() > 0.
+    // The one simplification every loop over the space starts with: drop_unit_dims, sort by
+    // operand `op`'s strides (the operand whose memory order the loop should follow), coalesce.
+    // kKeepOrder skips the sort, for loops whose dimension order carries meaning (softmax's
+    // reduced axis, a reduction with nothing to read). Call only when numel() > 0.
+    static constexpr int32_t kKeepOrder = -1;
     void simplify_for(int32_t op);
 
     // Adds to offsets[op] the offset of the point with linear index `linear` in the row-major

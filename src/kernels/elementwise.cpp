@@ -22,9 +22,7 @@ void run_tiles(Scratch &scratch, const char *driver, IterationSpace &space, cons
     std::vector<size_t> &sizes = element_sizes;
 
     if (space.numel() == 0) return;
-    space.drop_unit_dims();
-    space.sort_by_stride(0, space.rank());  // walk the output in memory order
-    space.coalesce();
+    space.simplify_for(0);  // walk the output in memory order
 
     auto ops = space.operands();
     input_strides.resize(ops - 1);

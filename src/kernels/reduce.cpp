@@ -184,9 +184,8 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
         DType dt = program.result_dtype();
         if (space.numel() == 0) return fill_outputs_with_identity(f, dt, space, out.data);
 
-        space.drop_unit_dims();
-        if (!inputs.empty()) space.sort_by_stride(1, space.rank());  // read input 0 in memory order
-        space.coalesce();
+        // Read input 0 in memory order.
+        space.simplify_for(inputs.empty() ? IterationSpace::kKeepOrder : 1);
         // Kept outer dimensions first; the innermost stays innermost.
         space.partition(space.rank() - 1, [&](int32_t d) { return space.stride(0, d) != 0; });
         space.coalesce();

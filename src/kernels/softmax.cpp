@@ -163,8 +163,8 @@ void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
         }
         space.assign("run_softmax", shape, {&out, &in, &marker});
         if (space.numel() == 0) return;
-        space.drop_unit_dims();
-        space.coalesce();
+        // Unsorted: the contiguous-rows path below needs the innermost dimension to stay last.
+        space.simplify_for(IterationSpace::kKeepOrder);
 
         SoftmaxRun run{log,
                        dt,
