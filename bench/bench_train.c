@@ -9,7 +9,12 @@
  * - adam_epoch: one epoch of the main job, examples/train_mlp's defaults: 784-256-128-10, Adam
  *   with learning rate 0.002, shuffled batches of 128 over the Fashion-MNIST training set (the
  *   last partial batch skipped): seconds for the epoch (batch copies included, compilation not).
- * Both record the peak resident memory above the inputs (the data set for adam_epoch).
+ * - mlp_infer_b128, mlp_infer_b1: inference (forward only, the logits) of the sgd_step network
+ *   at batch 128 and at batch 1: the median milliseconds of a run returning a new result tensor.
+ *   The network is exported as an ONNX model with its weights (ng_onnx_export_trained_file) to
+ *   --onnx-dir, beside its input and nanograph's logits as raw float32 files, so that the peers
+ *   run the same model on the same input and run_train.py can check nanograph's result.
+ * All record the peak resident memory above the inputs (the data set for adam_epoch).
  *
  * Exit status: 0 when every workload ran and its losses were finite, 1 when a loss was not
  * finite, 2 when nanograph failed or the data set could not be read, 64 for bad options. */
@@ -41,6 +46,7 @@ typedef struct options {
     int quick;
     const char *only;
     const char *data_dir;
+    const char *onnx_dir;
 } options_t;
 
 /* The sizes of a run; --quick shrinks them to a smoke test. */
@@ -49,12 +55,13 @@ typedef struct sizes {
     int64_t epoch_units[4]; /* adam_epoch's layer widths (the input width comes from the data) */
     int64_t batch;
     int32_t warmup_steps, timed_steps;
+    int32_t infer_runs;         /* timed inference runs */
     int64_t epoch_examples_cap; /* adam_epoch uses at most this many training examples; 0: all */
 } sizes_t;
 
 static sizes_t sizes_for(int quick) {
-    if (quick) return (sizes_t){{784, 32, 16, 10}, {784, 32, 16, 10}, 16, 1, 3, 512};
-    return (sizes_t){{784, 512, 256, 10}, {784, 256, 128, 10}, 128, 5, 50, 0};
+    if (quick) return (sizes_t){{784, 32, 16, 10}, {784, 32, 16, 10}, 16, 1, 3, 3, 512};
+    return (sizes_t){{784, 512, 256, 10}, {784, 256, 128, 10}, 128, 5, 50, 200, 0};
 }
 
 /* "784-512-256-10 b128": the label bench/peers_train.py prints for the same network and batch. */
@@ -315,6 +322,104 @@ static int run_adam_epoch(const options_t *opt) {
     return status;
 }
 
+/* ---- mlp_infer_b128, mlp_infer_b1
+ * ---------------------------------------------------------------- */
+
+static int write_floats(const char *dir, const char *name, const char *suffix, const float *data,
+                        int64_t n) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.%s.f32", dir, name, suffix);
+    FILE *f = fopen(path, "wb");
+    size_t written = f ? fwrite(data, sizeof *data, (size_t)n, f) : 0;
+    if (!f || fclose(f) != 0 || written != (size_t)n) {
+        fprintf(stderr, "bench_train: cannot write %s\n", path);
+        return EXIT_NANOGRAPH;
+    }
+    return 0;
+}
+
+/* The forward pass of the sgd_step network at batch `batch`: compiled, timed, exported. */
+static int run_infer(const options_t *opt, const char *name, int64_t batch) {
+    sizes_t sz = sizes_for(opt->quick);
+    const int64_t *units = sz.step_units;
+    bench_peak_tracker_t peak;
+    bench_peak_start(&peak);
+    ng_graph_t *g = ng_graph_create();
+    ng_transformer_t *t = ng_transformer_create("cpu");
+    ng_computation_t *c = NULL;
+    ng_tensor_t *x = NULL, *logits = NULL;
+    if (!g || !t) return nanograph_failed("creating the graph and transformer");
+    static const char *const names[4] = {"F", "H1", "H2", "C"};
+    const ng_axis_t *layer_axes[4];
+    for (int i = 0; i < 4; ++i) layer_axes[i] = ng_axis(g, names[i], units[i]);
+    const ng_axis_t *x_axes[2] = {ng_axis(g, "N", batch), layer_axes[0]};
+    ng_op_t *param = ng_placeholder(g, NG_FLOAT32, x_axes, 2, NULL);
+    ng_op_t *result = mlp_logits(g, param, layer_axes);
+    int status = 0;
+    if (ng_graph_status(g) != NG_OK) {
+        fprintf(stderr, "bench_train: building the network failed: %s\n", ng_graph_error(g));
+        status = EXIT_NANOGRAPH;
+    }
+    int64_t x_shape[2] = {batch, units[0]};
+    if (!status && ng_transformer_set_num_threads(t, opt->threads) != NG_OK)
+        status = nanograph_failed("ng_transformer_set_num_threads");
+    if (!status && !(c = ng_computation_create(t, &result, 1, &param, 1)))
+        status = nanograph_failed("compiling the forward pass");
+    if (!status && !(x = ng_tensor_create(NG_FLOAT32, x_shape, 2)))
+        status = nanograph_failed("ng_tensor_create");
+    if (!status) bench_fill_uniform(ng_tensor_data(x), batch * units[0], DATA_SEED);
+    double times_ms[MAX_TIMED_STEPS];
+    int32_t runs = sz.infer_runs < MAX_TIMED_STEPS ? sz.infer_runs : MAX_TIMED_STEPS;
+    for (int32_t i = -5; i < runs && !status; ++i) { /* 5 warm-up runs */
+        ng_tensor_release(logits);
+        logits = NULL; /* a NULL slot: each run returns a new tensor, as the peers' runs do */
+        int64_t start = bench_now_ns();
+        if (ng_computation_run(c, &x, 1, &logits, 1) != NG_OK)
+            status = nanograph_failed("an inference run");
+        if (i >= 0) times_ms[i] = (double)(bench_now_ns() - start) / 1e6;
+    }
+    int64_t peak_kib = bench_peak_delta_kib(&peak);
+    char path[1024] = "";
+    if (opt->onnx_dir) {
+        snprintf(path, sizeof path, "%s/%s.onnx", opt->onnx_dir, name);
+        if (!status && ng_onnx_export_trained_file(t, g, &result, 1, &param, 1, path) != NG_OK)
+            status = nanograph_failed("exporting the network as ONNX");
+        if (!status)
+            status = write_floats(opt->onnx_dir, name, "x", ng_tensor_data(x), batch * units[0]);
+        if (!status)
+            status = write_floats(opt->onnx_dir, name, "nanograph", ng_tensor_data(logits),
+                                  batch * units[3]);
+    }
+    if (!status) {
+        double min_ms = times_ms[0];
+        for (int32_t i = 1; i < runs; ++i) min_ms = fmin(min_ms, times_ms[i]);
+        char shape[64];
+        shape_label(units, batch, shape, sizeof shape);
+        printf(
+            "{\"impl\": \"nanograph\", \"workload\": \"%s\", \"shape\": \"%s\", "
+            "\"threads\": %d, \"steps\": %d, \"ms\": %.4f, \"ms_min\": %.4f, "
+            "\"peak_mib\": %.2f, \"peak_method\": \"%s\", \"model\": \"%s\", "
+            "\"version\": \"%s\"}\n",
+            name, shape, opt->threads, runs, bench_median(times_ms, (size_t)runs), min_ms,
+            (double)peak_kib / 1024.0, peak_method(&peak), path, ng_version_string());
+        fflush(stdout);
+    }
+    ng_tensor_release(logits);
+    ng_tensor_release(x);
+    ng_computation_destroy(c);
+    ng_transformer_destroy(t);
+    ng_graph_destroy(g);
+    return status;
+}
+
+static int run_infer_b128(const options_t *opt) {
+    return run_infer(opt, "mlp_infer_b128", sizes_for(opt->quick).batch);
+}
+
+static int run_infer_b1(const options_t *opt) {
+    return run_infer(opt, "mlp_infer_b1", 1);
+}
+
 /* ---- driver
  * ------------------------------------------------------------------------------------------ */
 
@@ -323,7 +428,10 @@ typedef struct workload {
     int (*run)(const options_t *opt);
 } workload_t;
 
-static const workload_t workloads[] = {{"sgd_step", run_sgd_step}, {"adam_epoch", run_adam_epoch}};
+static const workload_t workloads[] = {{"sgd_step", run_sgd_step},
+                                       {"adam_epoch", run_adam_epoch},
+                                       {"mlp_infer_b128", run_infer_b128},
+                                       {"mlp_infer_b1", run_infer_b1}};
 enum { NUM_WORKLOADS = sizeof workloads / sizeof workloads[0] };
 
 /* Runs the workload in a fresh child process, so its peak memory is its own. */
@@ -349,18 +457,22 @@ static int run_in_child(const workload_t *w, const options_t *opt) {
 static int usage(FILE *to, int status) {
     fprintf(
         to,
-        "usage: bench_train [--threads N] [--quick] [--only sgd_step|adam_epoch] [--data-dir DIR]\n"
+        "usage: bench_train [--threads N] [--quick] [--only NAME] [--data-dir DIR] [--onnx-dir "
+        "DIR]\n"
         "  --threads N    threads of the transformer and of OpenBLAS (default 2)\n"
         "  --quick        tiny networks and few steps: a smoke test, not a measurement\n"
-        "  --only NAME    run one workload\n"
+        "  --only NAME    run one workload: sgd_step, adam_epoch, mlp_infer_b128, mlp_infer_b1\n"
         "  --data-dir DIR where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR
         ")\n"
+        "  --onnx-dir DIR where the inference workloads write their ONNX models, inputs and\n"
+        "                 results for the peers (default: nothing is written)\n"
         "Prints one JSON line per workload.\n");
     return status;
 }
 
 static int parse_options(int argc, char **argv, options_t *opt) {
-    *opt = (options_t){.threads = 2, .quick = 0, .only = NULL, .data_dir = FASHION_DIR};
+    *opt = (options_t){
+        .threads = 2, .quick = 0, .only = NULL, .data_dir = FASHION_DIR, .onnx_dir = NULL};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         int has_value = i + 1 < argc;
@@ -378,6 +490,8 @@ static int parse_options(int argc, char **argv, options_t *opt) {
             opt->only = argv[++i];
         } else if (strcmp(arg, "--data-dir") == 0 && has_value) {
             opt->data_dir = argv[++i];
+        } else if (strcmp(arg, "--onnx-dir") == 0 && has_value) {
+            opt->onnx_dir = argv[++i];
         } else if (strcmp(arg, "--help") == 0) {
             exit(usage(stdout, 0));
         } else {

@@ -159,8 +159,7 @@ static void print_json(const session_t *s, const options_t *opt, int32_t reps, i
     shape_label(&s->shapes[0], shape, sizeof shape);
     char error_text[32] = "null"; /* JSON has no inf or NaN */
     if (isfinite(error_units)) snprintf(error_text, sizeof error_text, "%.3g", error_units);
-    ng_computation_stats_t st = {.struct_size = sizeof st};
-    memset(&st, 0, sizeof st);
+    ng_computation_stats_t st = {.struct_size = sizeof st}; /* the other fields start at 0 */
     ng_computation_stats(s->computation, &st);
     printf(
         "{\"impl\": \"nanograph\", \"workload\": \"%s\", \"shape\": \"%s\", \"threads\": %d, "

@@ -1,13 +1,20 @@
 #!/usr/bin/python3
-"""The workloads of bench_transformer, run by NumPy and PyTorch (Debian's, via /usr/bin/python3).
+"""The workloads of bench_transformer, run by NumPy and PyTorch (Debian's), ONNX Runtime and JAX
+(from PyPI, in the virtual environment of bench/setup-peers.sh, which also sees Debian's packages).
 
-Measured as bench_transformer measures nanograph: each (library, workload) pair runs in a fresh
-child process that creates its inputs, takes a memory baseline, runs warm-up and timed
-repetitions, and prints one JSON line with the median milliseconds per repetition and the peak
-resident memory above the baseline. Sizes, names and shape labels must match
-bench/support/workloads.c: bench/run_all.py joins the lines on them and refuses a mismatch.
+Measured as bench_transformer measures nanograph: each (library, workload, thread count) runs in a
+fresh child process that creates its inputs, takes a memory baseline, runs warm-up and timed
+repetitions, checks its last result against a double-precision computation with the tolerances of
+bench/support/workloads.c, and prints one JSON line with the median milliseconds per repetition,
+the peak resident memory above the baseline and the check ("ok" or "WRONG"). Sizes, names and
+shape labels must match bench/support/workloads.c: bench/run_all.py joins the lines on them and
+refuses a mismatch. A library that is not installed is skipped with a note on stderr.
 
-    /usr/bin/python3 bench/peers.py [--threads N] [--quick] [--only NAME] [--libs numpy,torch]
+Every library runs at each thread count of --thread-counts (default: 1 up to --threads), so that
+the report can show it at nanograph's count and at its own fastest.
+
+    python bench/peers.py [--threads N] [--thread-counts 1,2] [--quick] [--only NAME]
+                          [--libs numpy,torch,onnxruntime,jax]
 """
 import argparse
 import json
@@ -19,7 +26,7 @@ import sys
 import time
 
 WORKLOADS = ("l2_diff", "tanh_fma", "softmax", "matmul", "sum_axis0", "sum_axis1", "tiny_add")
-LIBRARIES = ("numpy", "torch")
+LIBRARIES = ("numpy", "torch", "onnxruntime", "jax")
 TINY = "tiny_add"
 WARMUP_RUNS = 2
 TINY_WARMUP_CALLS = 1000
@@ -116,6 +123,82 @@ def torch_workload(workload, xs):
     }[workload]
 
 
+def onnx_model(workload, xs):
+    """The workload as an ONNX model (opset 13) over inputs x0, x1, ... with output y."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    n = helper.make_node
+    nodes, initializers = {
+        "l2_diff": ([n("Sub", ["x0", "x1"], ["d"]), n("Mul", ["d", "d"], ["s"]),
+                     n("ReduceSum", ["s"], ["y"], keepdims=0)], []),
+        "tanh_fma": ([n("Mul", ["x0", "x1"], ["p"]), n("Add", ["p", "x2"], ["q"]), n("Tanh", ["q"], ["t"]),
+                      n("Mul", ["t", "half"], ["h"]), n("Add", ["h", "x0"], ["y"])],
+                     [numpy_helper.from_array(np.array(0.5, dtype=np.float32), "half")]),
+        "softmax": ([n("Softmax", ["x0"], ["y"], axis=1)], []),
+        "matmul": ([n("MatMul", ["x0", "x1"], ["y"])], []),
+        "sum_axis0": ([n("ReduceSum", ["x0", "axis0"], ["y"], keepdims=0)],
+                      [numpy_helper.from_array(np.array([0], dtype=np.int64), "axis0")]),
+        "sum_axis1": ([n("ReduceSum", ["x0", "axis1"], ["y"], keepdims=0)],
+                      [numpy_helper.from_array(np.array([1], dtype=np.int64), "axis1")]),
+        "tiny_add": ([n("Add", ["x0", "x1"], ["y"])], []),
+    }[workload]
+    inputs = [helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, list(x.shape)) for i, x in enumerate(xs)]
+    output = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, workload, inputs, [output], initializers)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
+
+
+def ort_session(model_bytes, threads):
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
+
+
+def onnxruntime_workload(workload, xs, threads):
+    import numpy as np
+
+    session = ort_session(onnx_model(workload, xs), threads)
+    feeds = {f"x{i}": x for i, x in enumerate(xs)}
+    if workload == TINY:
+        # The fastest call ONNX Runtime has for a tiny model: inputs and output bound once.
+        binding = session.io_binding()
+        for name, x in feeds.items():
+            binding.bind_cpu_input(name, x)
+        out = np.empty_like(xs[0])
+        binding.bind_output("y", "cpu", 0, np.float32, out.shape, out.ctypes.data)
+
+        def run():
+            session.run_with_iobinding(binding)
+            return out
+
+        return run
+    return lambda: session.run(["y"], feeds)[0]
+
+
+def jax_workload(workload, xs):
+    import jax
+    import jax.numpy as jnp
+
+    functions = {
+        "l2_diff": lambda x, y: jnp.sum((x - y) ** 2),
+        "tanh_fma": lambda a, b, c: jnp.tanh(a * b + c) * 0.5 + a,
+        "softmax": lambda x: jax.nn.softmax(x, axis=1),
+        "matmul": lambda a, b: a @ b,
+        "sum_axis0": lambda x: x.sum(axis=0),
+        "sum_axis1": lambda x: x.sum(axis=1),
+        "tiny_add": lambda a, b: a + b,
+    }
+    f = jax.jit(functions[workload])
+    args = [jax.device_put(x) for x in xs]
+    return lambda: f(*args).block_until_ready()
+
+
 def library_setup(library, threads):
     """Imports the library with its thread count set; returns (version, context manager factory)."""
     import contextlib
@@ -125,9 +208,56 @@ def library_setup(library, threads):
 
         torch.set_num_threads(threads)
         return torch.__version__, torch.inference_mode
+    if library == "onnxruntime":
+        import onnxruntime
+
+        return onnxruntime.__version__, contextlib.nullcontext
+    if library == "jax":
+        import jax
+
+        jax.config.update("jax_platforms", "cpu")
+        return jax.__version__, contextlib.nullcontext
     import numpy
 
     return numpy.__version__, contextlib.nullcontext
+
+
+def check(workload, xs, result):
+    """The worst error of result in units of its tolerance (as bench/support/workloads.c)."""
+    import numpy as np
+
+    y = np.asarray(result, dtype=np.float64)
+    x = [np.asarray(v, dtype=np.float64) for v in xs]
+    eps = float(np.finfo(np.float32).eps)
+
+    def units(ref, tol):
+        if not np.all(np.isfinite(y)):
+            return float("inf")
+        diff = np.abs(y - ref)
+        return float(np.max(np.where(diff == 0, 0, diff / np.maximum(tol, 1e-300))))
+
+    if workload == "l2_diff":
+        ref = np.sum((x[0] - x[1]) ** 2)
+        return units(ref, 1e-4 * ref)
+    if workload == "tanh_fma":
+        ref = np.tanh(x[0] * x[1] + x[2]) * 0.5 + x[0]
+        return units(ref, 1e-5 * (1 + np.abs(ref)))
+    if workload == "softmax":
+        e = np.exp(x[0] - x[0].max(axis=1, keepdims=True))
+        ref = e / e.sum(axis=1, keepdims=True)
+        return units(ref, (x[0].shape[1] + 4) * eps * ref)
+    if workload == "matmul":
+        rows = [step * (x[0].shape[0] - 1) // 8 for step in range(9)]
+        terms = x[0][rows, :, None] * x[1][None, :, :]
+        ref, magnitude = terms.sum(axis=1), np.abs(terms).sum(axis=1)
+        y = y[rows]
+        return units(ref, x[0].shape[1] * eps * magnitude + np.finfo(np.float32).tiny)
+    if workload in ("sum_axis0", "sum_axis1"):
+        axis = 0 if workload == "sum_axis0" else 1
+        ref, magnitude = x[0].sum(axis=axis), np.abs(x[0]).sum(axis=axis)
+        return units(ref, x[0].shape[axis] * eps * magnitude + np.finfo(np.float32).tiny)
+    ref = (xs[0] + xs[1]).astype(np.float64)  # one float add, rounded once: must match exactly
+    return 0.0 if np.array_equal(y, ref) else float("inf")
 
 
 def run_child(library, workload, threads, quick):
@@ -145,7 +275,10 @@ def run_child(library, workload, threads, quick):
     reps = s["tiny_reps"] if tiny else s["reps"]
     calls = s["tiny_calls"] if tiny else 1
     with context():
-        run = (numpy_workload if library == "numpy" else torch_workload)(workload, xs)
+        if library == "onnxruntime":
+            run = onnxruntime_workload(workload, xs, threads)
+        else:
+            run = {"numpy": numpy_workload, "torch": torch_workload, "jax": jax_workload}[library](workload, xs)
         # Each run drops the previous result before making the next (as bench_transformer does),
         # so the peak holds one result; the tiny graph writes into its preallocated output.
         result = None
@@ -159,12 +292,15 @@ def run_child(library, workload, threads, quick):
                 result = None
                 result = run()
             times_ms.append((time.perf_counter_ns() - start) / 1e6)
+        peak_mib = peak.delta_mib()  # before the check, whose double-precision copies are not the peer's
+        error_units = check(workload, xs, result.numpy() if hasattr(result, "numpy") else result)
         del result
     print(json.dumps({
         "impl": library, "workload": workload, "shape": "x".join(str(d) for d in shapes[0]),
         "threads": threads, "reps": reps, "calls_per_rep": calls,
         "ms": round(statistics.median(times_ms), 4), "ms_min": round(min(times_ms), 4),
-        "peak_mib": round(peak.delta_mib(), 2), "peak_method": peak.method, "version": version,
+        "peak_mib": round(peak_mib, 2), "peak_method": peak.method, "version": version,
+        "check": "ok" if error_units <= 1 else "WRONG", "check_error": error_units,
     }), flush=True)
 
 
@@ -173,23 +309,55 @@ def child_environment(threads):
     # NumPy's BLAS (OpenBLAS on Debian) and PyTorch's OpenMP read these when they load.
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env[name] = str(threads)
+    # XLA's CPU client has no thread-count setting: one thread is its single-threaded Eigen mode;
+    # other counts are set by the CPUs the child may run on (limit_cpus).
+    if threads == 1:
+        flags = env.get("XLA_FLAGS", "")
+        env["XLA_FLAGS"] = (flags + " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1").strip()
     return env
 
 
-def run_all(libraries, workloads, threads, quick):
-    """Every pair in a fresh child; returns the number of pairs that failed."""
+def limit_cpus(threads):
+    """Keeps this process (and the threads it starts) on `threads` CPUs when it may use more."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if threads < len(allowed):
+        os.sched_setaffinity(0, allowed[:threads])
+
+
+def available(library):
+    import importlib.util
+
+    return importlib.util.find_spec(library) is not None and (library != "onnxruntime" or
+                                                               importlib.util.find_spec("onnx") is not None)
+
+
+def run_all(libraries, workloads, thread_counts, quick):
+    """Every (workload, library, thread count) in a fresh child; returns the number that failed
+    or computed a wrong result."""
     failures = 0
     for workload in workloads:
         for library in libraries:
-            command = [sys.executable, os.path.abspath(__file__), "--child", library, workload,
-                       "--threads", str(threads)] + (["--quick"] if quick else [])
-            done = subprocess.run(command, env=child_environment(threads), stdout=subprocess.PIPE, text=True)
-            sys.stdout.write(done.stdout)
-            sys.stdout.flush()
-            if done.returncode != 0:
-                print(f"peers.py: {library} {workload} failed with status {done.returncode}", file=sys.stderr)
-                failures += 1
+            for threads in thread_counts:
+                command = [sys.executable, os.path.abspath(__file__), "--child", library, workload,
+                           "--threads", str(threads)] + (["--quick"] if quick else [])
+                done = subprocess.run(command, env=child_environment(threads), stdout=subprocess.PIPE, text=True)
+                sys.stdout.write(done.stdout)
+                sys.stdout.flush()
+                wrong = '"check": "WRONG"' in done.stdout
+                if done.returncode != 0 or wrong:
+                    what = "computed a wrong result" if wrong else f"failed with status {done.returncode}"
+                    print(f"peers.py: {library} {workload} ({threads} threads) {what}", file=sys.stderr)
+                    failures += 1
     return failures
+
+
+def thread_count_list(text, threads):
+    if not text:
+        return list(range(1, threads + 1))
+    counts = sorted({int(t) for t in text.split(",") if t})
+    if not counts or counts[0] < 1:
+        raise ValueError(text)
+    return counts
 
 
 def main():
@@ -197,7 +365,9 @@ def main():
     parser.add_argument("--threads", type=int, default=2, help="threads of every library (default 2)")
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test, not a measurement")
     parser.add_argument("--only", choices=WORKLOADS, help="run one workload")
-    parser.add_argument("--libs", default=",".join(LIBRARIES), help="comma-separated subset of numpy,torch")
+    parser.add_argument("--thread-counts", help="comma-separated thread counts to run each library at "
+                        "(default: every count from 1 to --threads)")
+    parser.add_argument("--libs", default=",".join(LIBRARIES), help="comma-separated subset of " + ",".join(LIBRARIES))
     parser.add_argument("--child", nargs=2, metavar=("LIBRARY", "WORKLOAD"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.threads < 1:
@@ -206,14 +376,25 @@ def main():
         library, workload = args.child
         if library not in LIBRARIES or workload not in WORKLOADS:
             parser.error(f"unknown child {library} {workload}")
+        limit_cpus(args.threads)
         run_child(library, workload, args.threads, args.quick)
         return 0
     libraries = [lib for lib in args.libs.split(",") if lib]
     unknown = [lib for lib in libraries if lib not in LIBRARIES]
     if unknown:
         parser.error(f"unknown libraries {unknown}; choose from {LIBRARIES}")
+    for lib in [lib for lib in libraries if not available(lib)]:
+        print(f"peers.py: {lib} is not installed for {sys.executable}: skipped (bash bench/setup-peers.sh)",
+              file=sys.stderr)
+        libraries.remove(lib)
+    try:
+        # --quick is a smoke test: nanograph's thread count only, unless told otherwise
+        thread_counts = ([args.threads] if args.quick and not args.thread_counts
+                         else thread_count_list(args.thread_counts, args.threads))
+    except ValueError:
+        parser.error(f"--thread-counts wants counts of 1 or more, not '{args.thread_counts}'")
     workloads = [args.only] if args.only else list(WORKLOADS)
-    return 1 if run_all(libraries, workloads, args.threads, args.quick) else 0
+    return 1 if run_all(libraries, workloads, thread_counts, args.quick) else 0
 
 
 if __name__ == "__main__":

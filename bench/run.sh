@@ -1,5 +1,46 @@
 #!/bin/sh
 # bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE]
-# nanograph against NumPy and PyTorch in one run; see bench/run_all.py and docs/benchmarks.md.
-# Debian's NumPy and PyTorch live in the system Python, hence /usr/bin/python3 explicitly.
-exec /usr/bin/python3 "$(dirname "$0")/run_all.py" "$@"
+# The whole benchmark in one command: builds the bench programs in BUILD_DIR (a configured Release
+# build directory), makes sure the peers' environment exists (bench/setup-peers.sh: ONNX Runtime
+# and JAX from PyPI, Debian's NumPy and PyTorch visible), then runs in one go the machine's limits,
+# the workloads of bench_transformer against every peer (bench/run_all.py) and, unless --only is
+# given, the training and inference workloads (bench/run_train.py). See docs/benchmarks.md.
+# Without PyPI the peers' environment cannot be made: the run goes on with Debian's NumPy and
+# PyTorch alone (/usr/bin/python3) and says so.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:?usage: bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE]}
+shift
+if [ -f "$build/CMakeCache.txt" ]; then
+    cmake --build "$build" -j2 --target bench_transformer bench_train bench_limits >&2
+fi
+if python=$(sh "$here/setup-peers.sh" | tail -n 1) && [ -x "$python" ]; then
+    :
+else
+    echo "run.sh: no peers' environment (bench/setup-peers.sh failed): NumPy and PyTorch only" >&2
+    python=/usr/bin/python3
+fi
+
+# run_train.py takes the thread count and --quick; its JSON lines go to FILE.train.
+train_args=""
+only=""
+prev=""
+for arg in "$@"; do
+    case $prev in
+    --threads) train_args="$train_args --threads $arg" ;;
+    --json) train_args="$train_args --json $arg.train" ;;
+    esac
+    case $arg in
+    --quick) train_args="$train_args --quick" ;;
+    --only) only=1 ;;
+    esac
+    prev=$arg
+done
+status=0
+"$python" "$here/run_all.py" "$build" "$@" || status=$?
+if [ -z "$only" ]; then
+    echo
+    # shellcheck disable=SC2086 # the options are words without spaces
+    "$python" "$here/run_train.py" "$build" $train_args || status=$?
+fi
+exit $status

@@ -1,14 +1,15 @@
 #!/usr/bin/python3
-"""Runs the benchmark of nanograph (a built bench_transformer) and its peers NumPy and PyTorch
-(bench/peers.py) in one run, with the same thread count, and prints a Markdown table: median
-milliseconds per repetition, the peers' time divided by nanograph's (> 1: nanograph is faster)
-and each one's peak memory above its inputs.
+"""Runs the benchmark of nanograph (a built bench_transformer), the machine's limits (bench_limits,
+beside it) and the peers NumPy, PyTorch, ONNX Runtime and JAX (bench/peers.py, under this
+interpreter: bench/run.sh uses the environment of bench/setup-peers.sh) in one run, and prints
+Markdown tables: each workload's bound on this machine and nanograph's time as a percentage of it;
+each peer at its fastest thread count and at nanograph's, as its time divided by nanograph's
+(> 1: nanograph is faster); everyone's peak memory above the inputs.
 
-    /usr/bin/python3 bench/run_all.py BUILD_DIR_OR_PROGRAM [--threads N] [--quick] [--only NAME]
-                                      [--json FILE]
+    python bench/run_all.py BUILD_DIR_OR_PROGRAM [--threads N] [--quick] [--only NAME] [--json FILE]
 
 Builds nothing: BUILD_DIR_OR_PROGRAM is a build directory (bench/bench_transformer inside it)
-or the program itself. Exits non-zero when a workload failed or nanograph computed a wrong result.
+or the program itself. Exits non-zero when a workload failed or computed a wrong result.
 """
 import argparse
 import json
@@ -19,7 +20,10 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PEERS = ("numpy", "torch")
+PEERS = ("numpy", "torch", "onnxruntime", "jax")
+# The limit (a bench_limits line, by its "bounds" or sgemm "workload") that bounds each workload;
+# tiny_add has no machine limit but a goal per run.
+TINY_GOAL_US = 0.15
 
 
 def find_program(path):
@@ -59,22 +63,87 @@ def cell(record, key, fmt):
     return fmt.format(record[key]) if record else "-"
 
 
-def table(records, workloads):
-    """The Markdown table, one row per workload in the order nanograph ran them."""
-    by_key = {(r["impl"], r["workload"]): r for r in records}
-    rows = ["| workload | shape | nanograph ms | numpy ms | torch ms | numpy/ng | torch/ng "
-            "| ng MiB | numpy MiB | torch MiB |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+def bound_of(workload, limits, calls_per_rep):
+    """(milliseconds, what) of the workload's bound from the bench_limits lines, or None."""
+    if workload == "tiny_add":
+        return TINY_GOAL_US * calls_per_rep / 1e3, f"goal {TINY_GOAL_US} us/run"
+    for limit in limits:
+        if limit["limit"] == "sgemm" and limit.get("workload") == workload:
+            return limit["ms"], f"OpenBLAS sgemm {limit['gflops']:.0f} GFLOP/s"
+        if workload in limit.get("bounds", "").split(","):
+            return limit["ms"], f"{limit['limit']} {limit['gb_per_s']:.1f} GB/s"
+    return None
+
+
+def timed(record):
+    text = f"{record['ms']:.3f}"
+    return text + (" WRONG" if record.get("check", "ok") != "ok" else "")
+
+
+def tables(records, workloads, threads):
+    """The Markdown tables, one row per workload in the order nanograph ran them."""
+    limits = [r for r in records if r["impl"] == "limits"]
+    ours_by = {r["workload"]: r for r in records if r["impl"] == "nanograph"}
+    peers = {}
+    for r in records:
+        if r["impl"] in PEERS:
+            peers.setdefault((r["impl"], r["workload"]), []).append(r)
+    present = [p for p in PEERS if any(k[0] == p for k in peers)]
+
+    def best(impl, name):
+        runs = peers.get((impl, name), [])
+        return min(runs, key=lambda r: r["ms"]) if runs else None
+
+    def at(impl, name, count):
+        return next((r for r in peers.get((impl, name), []) if r["threads"] == count), None)
+
+    head = "| workload | shape | bound ms | nanograph ms | % of bound | " + " | ".join(
+        f"{p} best ms (threads) | {p}/ng" for p in present) + " |"
+    rows = [f"Each peer at its fastest thread count; nanograph at {threads}:\n", head,
+            "| --- | --- | --- | ---: | ---: | " + " | ".join("---: | ---:" for _ in present) + " |"]
     for name in workloads:
-        ours, np_, pt = (by_key.get((impl, name)) for impl in ("nanograph",) + PEERS)
-        any_record = ours or np_ or pt
-        shape = any_record["shape"] + (f" ×{any_record['calls_per_rep']} runs" if any_record["calls_per_rep"] > 1 else "")
-        ours_ms = cell(ours, "ms", "{:.3f}")
-        if ours and ours["check"] != "ok":
-            ours_ms += " WRONG"
-        rows.append(f"| {name} | {shape} | {ours_ms} | {cell(np_, 'ms', '{:.3f}')} | {cell(pt, 'ms', '{:.3f}')} "
-                    f"| {ratio(np_, ours)} | {ratio(pt, ours)} | {cell(ours, 'peak_mib', '{:.1f}')} "
-                    f"| {cell(np_, 'peak_mib', '{:.1f}')} | {cell(pt, 'peak_mib', '{:.1f}')} |")
+        ours = ours_by.get(name)
+        any_record = ours or next((r for k, v in peers.items() if k[1] == name for r in v), None)
+        calls = any_record["calls_per_rep"]
+        shape = any_record["shape"] + (f" ×{calls} runs" if calls > 1 else "")
+        bound = bound_of(name, limits, calls)
+        bound_text = f"{bound[0]:.3f} ({bound[1]})" if bound else "-"
+        percent = f"{100 * bound[0] / ours['ms']:.0f}%" if bound and ours and ours["ms"] > 0 else "-"
+        cells = []
+        for p in present:
+            b = best(p, name)
+            cells.append(f"{timed(b)} ({b['threads']}) | {ratio(b, ours)}" if b else "- | -")
+        rows.append(f"| {name} | {shape} | {bound_text} | {timed(ours) if ours else '-'} | {percent} | "
+                    + " | ".join(cells) + " |")
+    rows += ["", f"Every library at nanograph's {threads} threads, and peak MiB above the inputs:\n",
+             "| workload | nanograph ms | " + " | ".join(f"{p} ms | {p}/ng" for p in present)
+             + " | ng MiB | " + " | ".join(f"{p} MiB" for p in present) + " |",
+             "| --- | ---: | " + " | ".join("---: | ---:" for _ in present) + " | ---: | "
+             + " | ".join("---:" for _ in present) + " |"]
+    for name in workloads:
+        ours = ours_by.get(name)
+        same = [at(p, name, threads) for p in present]
+        rows.append(f"| {name} | {timed(ours) if ours else '-'} | "
+                    + " | ".join(f"{timed(r)} | {ratio(r, ours)}" if r else "- | -" for r in same)
+                    + f" | {cell(ours, 'peak_mib', '{:.1f}')} | "
+                    + " | ".join(cell(r, "peak_mib", "{:.1f}") for r in same) + " |")
+    return "\n".join(rows)
+
+
+def limits_table(records):
+    """The machine's limits as measured in this run."""
+    rows = ["| limit | over | threads | ms | rate |", "| --- | --- | ---: | ---: | ---: |"]
+    for r in records:
+        if r["impl"] != "limits":
+            continue
+        if r["limit"] == "sgemm":
+            shapes = ", ".join(f"{g['m']}x{g['k']}{'ᵀ' if g['trans_a'] else ''}·{g['k']}x{g['n']}"
+                               f"{'ᵀ' if g['trans_b'] else ''} {g['gflops']:.0f}" for g in r["gemms"])
+            rows.append(f"| sgemm | {r['workload']}: {shapes} | {r['threads']} | {r['ms']:.3f} "
+                        f"| {r['gflops']:.1f} GFLOP/s |")
+        else:
+            rows.append(f"| {r['limit']} | {r['bytes'] / 2**20:.0f} MiB ({r['bounds']}) | {r['threads']} "
+                        f"| {r['ms']:.3f} | {r['gb_per_s']:.1f} GB/s |")
     return "\n".join(rows)
 
 
@@ -89,15 +158,24 @@ def plan_figures(records):
     return "\n".join(rows)
 
 
+def find_limits(program):
+    path = os.path.join(os.path.dirname(program), "bench_limits")
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
 def run_side_by_side(program, peers_script, options, threads, quick, json_path):
-    """Runs nanograph's program, then the peers' script (under this interpreter), with the same
-    options; writes every JSON line to json_path (when given) and prints the header line of the
-    report. Returns the records and the problems found so far."""
+    """Runs the machine's limits (bench_limits beside the program), nanograph's program, then the
+    peers' script (under this interpreter), with the same options; writes every JSON line to
+    json_path (when given) and prints the header line of the report. Returns the records and the
+    problems found so far."""
     load_before = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M")
+    limits_program = find_limits(program)
+    limits, limits_status = (run([limits_program, "--threads", str(threads)] + (["--quick"] if quick else []))
+                             if limits_program else ([], 0))
     ours, ours_status = run([program] + options)
     peers, peers_status = run([sys.executable, os.path.join(HERE, peers_script)] + options)
-    records = ours + peers
+    records = limits + ours + peers
     if json_path:
         with open(json_path, "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in records)
@@ -105,9 +183,14 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path):
     print(f"{started}, {cpu_model()}, {os.cpu_count()} cores, {threads} threads"
           f"{', QUICK sizes (not a measurement)' if quick else ''}; "
           f"nanograph {versions.get('nanograph', '?')}, NumPy {versions.get('numpy', '?')}, "
-          f"PyTorch {versions.get('torch', '?')}; load average {load_before[0]:.2f} before, "
+          f"PyTorch {versions.get('torch', '?')}, ONNX Runtime {versions.get('onnxruntime', '-')}, "
+          f"JAX {versions.get('jax', '-')}; load average {load_before[0]:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after\n")
     problems = []
+    if limits_status:
+        problems.append(f"bench_limits exited with status {limits_status}")
+    if not limits_program:
+        print("(no bench_limits beside the program: build the 'bench_limits' target for the bounds)\n")
     if ours_status:
         problems.append(f"{os.path.basename(program)} exited with status {ours_status}")
     if peers_status:
@@ -120,7 +203,8 @@ def finish(tool, records, problems, size_of):
     prints the problems and returns the exit status."""
     sizes = {}
     for r in records:
-        sizes.setdefault(r["workload"], set()).add(size_of(r))
+        if r["impl"] != "limits":
+            sizes.setdefault(r["workload"], set()).add(size_of(r))
     for workload, seen in sizes.items():
         if len(seen) > 1:
             problems.append(f"{workload}: nanograph and the peers ran different sizes {sorted(seen)}")
@@ -143,8 +227,11 @@ def main():
     options += ["--only", args.only] if args.only else []
     records, problems = run_side_by_side(find_program(args.program), "peers.py", options, args.threads,
                                          args.quick, args.json)
-    workloads = list(dict.fromkeys(r["workload"] for r in records))
-    print(table(records, workloads))
+    workloads = list(dict.fromkeys(r["workload"] for r in records if r["impl"] != "limits"))
+    print(tables(records, workloads, args.threads))
+    print()
+    print("The machine's limits in this run (best of several passes):\n")
+    print(limits_table(records))
     print()
     print(plan_figures(records))
     return finish("run_all.py", records, problems, lambda r: (r["shape"], r["calls_per_rep"]))

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""Runs the training benchmark (issue 5) of nanograph (a built bench_train) and its peers PyTorch
-and NumPy (bench/peers_train.py) in one run, with the same thread count, and prints two Markdown
-tables: milliseconds per SGD step of the 784-512-256-10 MLP with the peers' time divided by
-nanograph's (> 1: nanograph is faster) and each one's peak memory above its inputs; and the
-seconds of one Adam epoch of the main job (784-256-128-10 on Fashion-MNIST), nanograph against
-PyTorch.
+"""Runs the training and inference benchmark of nanograph (a built bench_train), the machine's
+limits (bench_limits beside it: the raw OpenBLAS time of each workload's GEMMs) and the peers
+PyTorch, NumPy, JAX and ONNX Runtime (bench/peers_train.py, under this interpreter) in one run, and
+prints Markdown tables: the SGD step of the 784-512-256-10 MLP, one Adam epoch of the main job
+(784-256-128-10 on Fashion-MNIST) and the inference of the first network at batch 128 and 1; each
+peer at its fastest thread count and at nanograph's, as its time divided by nanograph's (> 1:
+nanograph is faster), with peak memory above the inputs and nanograph's time against the sum of
+its raw GEMM times.
 
-    /usr/bin/python3 bench/run_train.py BUILD_DIR_OR_PROGRAM [--threads N] [--quick]
-                                        [--data-dir DIR] [--json FILE]
+    python bench/run_train.py BUILD_DIR_OR_PROGRAM [--threads N] [--quick] [--data-dir DIR]
+                              [--json FILE]
 
 Builds nothing: BUILD_DIR_OR_PROGRAM is a build directory (bench/bench_train inside it) or the
 program itself. Exits non-zero when a run failed or the two sides ran different sizes.
@@ -15,8 +17,12 @@ program itself. Exits non-zero when a run failed or the two sides ran different 
 import argparse
 import os
 import sys
+import tempfile
 
 from run_all import finish, run_side_by_side
+
+PEERS = ("torch", "jax", "numpy", "onnxruntime")
+INFERENCE = ("mlp_infer_b128", "mlp_infer_b1")
 
 
 def find_program(path):
@@ -32,34 +38,68 @@ def ratio(peer, ours, key):
 
 
 def cell(record, key, fmt):
-    return fmt.format(record[key]) if record else "-"
+    return fmt.format(record[key]) if record and key in record else "-"
 
 
-def step_table(by_key):
-    ours, pt, np_ = (by_key.get((impl, "sgd_step")) for impl in ("nanograph", "torch", "numpy"))
-    shape = (ours or pt or np_ or {}).get("shape", "?")
-    return "\n".join([
-        f"SGD training step, {shape} (median of {cell(ours, 'steps', '{}')} steps):\n",
-        "| impl | ms/step | peer/ng | peak MiB | loss first -> last |",
-        "| --- | ---: | ---: | ---: | --- |",
-    ] + [f"| {name} | {cell(r, 'ms', '{:.3f}')} | {'1.00' if name == 'nanograph' and r else ratio(r, ours, 'ms')} "
-         f"| {cell(r, 'peak_mib', '{:.1f}')} "
-         f"| {(format(r['first_loss'], '.3f') + ' -> ' + format(r['last_loss'], '.3f')) if r else '-'} |"
-         for name, r in (("nanograph", ours), ("PyTorch (autograd)", pt), ("NumPy (backward by hand)", np_))])
+def workload_table(records, workload, key, threads, title, quick):
+    """One workload: nanograph, then each peer at its fastest thread count and at nanograph's."""
+    ours = next((r for r in records if r["impl"] == "nanograph" and r["workload"] == workload), None)
+    gemm = next((r for r in records if r["impl"] == "limits" and r.get("workload") ==
+                 ("adam_epoch_step" if workload == "adam_epoch" else workload)), None)
+    unit = "s/epoch" if key == "seconds" else "ms"
+    any_record = ours or next((r for r in records if r["workload"] == workload), {})
+    lines = [f"{title}, {any_record.get('shape', '?')}:\n"]
+    if gemm and ours and key == "ms" and not quick:
+        lines.append(f"Raw OpenBLAS time of its GEMMs in this run: {gemm['ms']:.3f} ms; nanograph takes "
+                     f"{ours['ms'] / gemm['ms']:.2f} times that.\n")
+    lines += [f"| impl | threads | {unit} | peer/ng | peak MiB | check or loss |",
+              "| --- | ---: | ---: | ---: | ---: | --- |"]
+
+    def describe(r):
+        if "check" in r:
+            return r["check"]
+        if "first_loss" in r:
+            return f"{r['first_loss']:.3f} -> {r['last_loss']:.3f}"
+        return f"mean {r['mean_loss']:.4f}" if "mean_loss" in r else "-"
+
+    if ours:
+        lines.append(f"| nanograph | {ours['threads']} | {cell(ours, key, '{:.3f}')} | 1.00 "
+                     f"| {cell(ours, 'peak_mib', '{:.1f}')} | {describe(ours)} |")
+    for peer in PEERS:
+        runs = sorted((r for r in records if r["impl"] == peer and r["workload"] == workload),
+                      key=lambda r: r[key])
+        if not runs:
+            continue
+        shown = [runs[0]] + [r for r in runs[1:] if r["threads"] == threads]
+        if runs[0]["threads"] != threads:
+            shown = [runs[0]] + [r for r in runs if r["threads"] == threads]
+        for r in shown:
+            label = "fastest" if r is runs[0] else "at nanograph's count"
+            lines.append(f"| {peer} ({label}) | {r['threads']} | {cell(r, key, '{:.3f}')} "
+                         f"| {ratio(r, ours, key)} | {cell(r, 'peak_mib', '{:.1f}')} | {describe(r)} |")
+    return "\n".join(lines)
 
 
-def epoch_table(by_key):
-    ours, pt = (by_key.get((impl, "adam_epoch")) for impl in ("nanograph", "torch"))
-    shape = (ours or pt or {}).get("shape", "?")
-    return "\n".join([
-        f"One Adam epoch of the main job, {shape}, {cell(ours or pt, 'examples', '{}')} examples:\n",
-        "| impl | s/epoch | torch/ng | examples/s | setup ms | peak MiB | mean loss |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ] + [f"| {name} | {cell(r, 'seconds', '{:.3f}')} "
-         f"| {'1.00' if name == 'nanograph' and r else ratio(r, ours, 'seconds')} "
-         f"| {cell(r, 'examples_per_s', '{:.0f}')} | {cell(r, 'compile_ms', '{:.1f}')} "
-         f"| {cell(r, 'peak_mib', '{:.1f}')} | {cell(r, 'mean_loss', '{:.4f}')} |"
-         for name, r in (("nanograph", ours), ("PyTorch", pt))])
+def check_nanograph_inference(records, onnx_dir):
+    """Checks nanograph's logits (written by bench_train) as the peers' are checked; returns the
+    problems found."""
+    problems = []
+    for r in records:
+        if r["impl"] != "nanograph" or r["workload"] not in INFERENCE:
+            continue
+        try:
+            import numpy as np
+            from peers_train import exported, infer_check
+
+            _, params, x = exported(onnx_dir, r["workload"])
+            logits = np.fromfile(os.path.join(onnx_dir, r["workload"] + ".nanograph.f32"), dtype=np.float32)
+            error = infer_check(params, x, logits)
+            r["check"], r["check_error"] = ("ok" if error <= 1 else "WRONG"), error
+            if error > 1:
+                problems.append(f"nanograph {r['workload']} computed wrong logits ({error:.3g} tolerances off)")
+        except ImportError:
+            r["check"] = "unchecked (no onnx package)"
+    return problems
 
 
 def main():
@@ -72,14 +112,18 @@ def main():
     parser.add_argument("--json", metavar="FILE", help="also write every JSON line to FILE")
     args = parser.parse_args()
 
-    options = ["--threads", str(args.threads)] + (["--quick"] if args.quick else [])
+    onnx_dir = tempfile.mkdtemp(prefix="ng_bench_onnx_")
+    options = ["--threads", str(args.threads), "--onnx-dir", onnx_dir] + (["--quick"] if args.quick else [])
     options += ["--data-dir", args.data_dir] if args.data_dir else []
     records, problems = run_side_by_side(find_program(args.program), "peers_train.py", options, args.threads,
                                          args.quick, args.json)
-    by_key = {(r["impl"], r["workload"]): r for r in records}
-    print(step_table(by_key))
-    print()
-    print(epoch_table(by_key))
+    problems += check_nanograph_inference(records, onnx_dir)
+    for workload, key, title in (("sgd_step", "ms", "SGD training step (median ms)"),
+                                 ("adam_epoch", "seconds", "One Adam epoch of the main job"),
+                                 ("mlp_infer_b128", "ms", "Inference, batch 128 (median ms)"),
+                                 ("mlp_infer_b1", "ms", "Inference, batch 1 (median ms)")):
+        print(workload_table(records, workload, key, args.threads, title, args.quick))
+        print()
     return finish("run_train.py", records, problems, lambda r: r["shape"])
 
 
