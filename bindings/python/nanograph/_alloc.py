@@ -27,18 +27,32 @@ def _c_function(f: Any, proto: Any, what: str) -> Any:
         if isinstance(getattr(f, "_objects", None), dict) and any(
                 type(o).__name__ == "CThunkObject" for o in f._objects.values()):
             raise TypeError(
-                "nanograph.set_allocator: %s is a Python function; the library calls its allocator "
+                "nanograph: the allocator's %s is a Python function; the library calls its allocator "
                 "from worker threads and possibly after the interpreter has shut down, so give a C "
                 "function (an attribute of a ctypes.CDLL, or its address)" % what)
         address = ctypes.cast(f, ctypes.c_void_p).value
     elif isinstance(f, int) and not isinstance(f, bool):
         address = f
     else:
-        raise TypeError("nanograph.set_allocator: %s must be a C function pointer (a ctypes.CDLL "
+        raise TypeError("nanograph: the allocator's %s must be a C function pointer (a ctypes.CDLL "
                         "attribute) or an address, got %r" % (what, type(f).__name__))
     if not address:
-        raise ValueError("nanograph.set_allocator: %s is NULL" % what)
+        raise ValueError("nanograph: the allocator's %s is NULL" % what)
     return proto(address)
+
+
+def allocator(allocate: Any, deallocate: Any, ctx: Optional[int]) -> Any:
+    """An ng_allocator_t of C functions (Python functions refused), kept referenced for the rest of
+    the process: memory an allocator made is freed through it, however late."""
+    if allocate is None or deallocate is None:
+        raise ValueError("nanograph: give both allocate and deallocate (or neither)")
+    a = _capi.ng_allocator_t()
+    a.struct_size = ctypes.sizeof(a)
+    a.allocate = _c_function(allocate, _ALLOCATE, "allocate")
+    a.deallocate = _c_function(deallocate, _DEALLOCATE, "deallocate")
+    a.ctx = ctx
+    _installed.append((allocate, deallocate, a))
+    return a
 
 
 def set_allocator(allocate: Any = None, deallocate: Any = None, ctx: Optional[int] = None) -> None:
@@ -54,12 +68,4 @@ def set_allocator(allocate: Any = None, deallocate: Any = None, ctx: Optional[in
     if allocate is None and deallocate is None:
         check(lib.set_allocator(None))
         return
-    if allocate is None or deallocate is None:
-        raise ValueError("nanograph.set_allocator: give both allocate and deallocate (or neither)")
-    a = _capi.ng_allocator_t()
-    a.struct_size = ctypes.sizeof(a)
-    a.allocate = _c_function(allocate, _ALLOCATE, "allocate")
-    a.deallocate = _c_function(deallocate, _DEALLOCATE, "deallocate")
-    a.ctx = ctx
-    check(lib.set_allocator(ctypes.byref(a)))
-    _installed.append((allocate, deallocate, a))
+    check(lib.set_allocator(ctypes.byref(allocator(allocate, deallocate, ctx))))
