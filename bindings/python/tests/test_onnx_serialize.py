@@ -204,3 +204,20 @@ def test_deserialize_bad_bytes_raise_the_library_errors():
         ng.deserialize(content)
     with pytest.raises(ng.UnsupportedError, match="ng_tensor_deserialize"):
         ng.deserialize(_tensor_proto(7, [1]))  # DT_STRING
+
+
+def test_a_pytorch_model_exported_to_onnx_computes_what_pytorch_computes():
+    torch = pytest.importorskip("torch")
+    import io
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3),
+                                torch.nn.Softmax(dim=1))
+    buf = io.BytesIO()
+    torch.onnx.export(model, torch.zeros(5, 4), buf, input_names=["x"], output_names=["y"], opset_version=13)
+    g = ng.import_onnx(buf.getvalue())
+    f = ng.Transformer().computation(g.find("y"), g.find("x"))
+    xs = np.random.default_rng(1).standard_normal((5, 4)).astype(np.float32)
+    with torch.no_grad():
+        want = model(torch.from_numpy(xs)).numpy()
+    np.testing.assert_allclose(f(xs), want, rtol=1e-5, atol=1e-6)
