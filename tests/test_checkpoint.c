@@ -15,8 +15,7 @@
 
 #include "expect_error.h"
 
-/* ---- files ------------------------------------------------------------------------------------
- */
+/* ---- files ----------------------------------------------------------------------------------- */
 
 static char dir[64];
 
@@ -111,8 +110,7 @@ static void write_checkpoint(const char *path, const uint8_t *payload, size_t n)
     write_all(path, file, n + 24);
 }
 
-/* ---- the model --------------------------------------------------------------------------------
- */
+/* ---- the model ------------------------------------------------------------------------------- */
 
 /* W (F=3, H=2) from constant data, b (H) zeros, lr a persistent scalar, and Adam's step over
  * cost = sum((x . W + b)^2): variables, optimizer moments and Adam's float64 step count. */
@@ -256,8 +254,7 @@ static ng_transformer_t *trained(model_t *m, const char *name) {
     return t;
 }
 
-/* ---- round trips ------------------------------------------------------------------------------
- */
+/* ---- round trips ----------------------------------------------------------------------------- */
 
 static void variables_and_adam_state_round_trip(void **state) {
     (void)state;
@@ -394,8 +391,45 @@ static void set_values_and_random_state_round_trip(void **state) {
     ng_graph_destroy(gb);
 }
 
-/* ---- mismatches: a status, a message naming the value, and nothing changed ----------------------
- */
+/* A constant the compiler folds (here a broadcast over the batch) is no state: it is not saved, so
+ * a checkpoint loads into a computation over another batch size. */
+static void folded_constants_are_not_saved(void **state) {
+    (void)state;
+    ng_transformer_t *t[2];
+    ng_computation_t *c[2];
+    ng_graph_t *g[2];
+    ng_op_t *w[2];
+    for (int i = 0; i < 2; ++i) {
+        g[i] = ng_graph_create();
+        const ng_axis_t *N = ng_axis(g[i], "N", 4 + 4 * i), *H = ng_axis(g[i], "H", 3);
+        const ng_axis_t *NH[2] = {N, H};
+        w[i] = ng_variable(g[i], NG_FLOAT32, &H, 1, ng_scalar(g[i], 0.5 + i));
+        assert_int_equal(ng_op_set_name(w[i], "w"), NG_OK);
+        ng_op_t *x = ng_placeholder(g[i], NG_FLOAT32, NH, 2, NULL);
+        ng_op_t *twos = ng_broadcast(g[i], ng_scalar(g[i], 2), NH, 2);
+        ng_op_t *y = ng_sum(g[i], ng_multiply(g[i], ng_multiply(g[i], x, w[i]), twos), NULL, 0);
+        t[i] = ng_transformer_create(NULL);
+        c[i] = ng_computation_create(t[i], &y, 1, &x, 1);
+        assert_non_null(c[i]);
+        ng_tensor_t *out = NULL;
+        int64_t shape[2] = {4 + 4 * i, 3};
+        ng_tensor_t *in = ng_tensor_create(NG_FLOAT32, shape, 2);
+        assert_int_equal(ng_computation_run(c[i], &in, 1, &out, 1), NG_OK);
+        ng_tensor_release(in);
+        ng_tensor_release(out);
+    }
+    assert_int_equal(ng_transformer_save(t[0], path_of("folded.ckpt")), NG_OK);
+    assert_int_equal(ng_transformer_load(t[1], path_of("folded.ckpt")), NG_OK);
+    expect_no_error();
+    assert_true(value_of(t[1], w[1]).v[2] == 0.5);
+    for (int i = 0; i < 2; ++i) {
+        ng_computation_destroy(c[i]);
+        ng_transformer_destroy(t[i]);
+        ng_graph_destroy(g[i]);
+    }
+}
+
+/* ---- mismatches: a status, a message naming the value, nothing changed ----------------------- */
 
 /* Builds `v`, creates its step on a fresh transformer, gives every value a mark (one run), then
  * expects the load of the reference checkpoint to fail with `status` mentioning `detail`, and
@@ -519,8 +553,7 @@ static void duplicate_names_are_refused(void **state) {
     ng_graph_destroy(c.g);
 }
 
-/* ---- damaged files ----------------------------------------------------------------------------
- */
+/* ---- damaged files --------------------------------------------------------------------------- */
 
 static void damaged_files_are_refused(void **state) {
     (void)state;
@@ -609,8 +642,7 @@ static void damaged_files_are_refused(void **state) {
     ng_graph_destroy(a.g);
 }
 
-/* ---- writing ----------------------------------------------------------------------------------
- */
+/* ---- writing --------------------------------------------------------------------------------- */
 
 static void unwritable_targets_fail_and_keep_the_old_file(void **state) {
     (void)state;
@@ -685,6 +717,7 @@ int main(void) {
         cmocka_unit_test(file_header_follows_the_format),
         cmocka_unit_test(save_before_any_run_creates_initial_values),
         cmocka_unit_test(set_values_and_random_state_round_trip),
+        cmocka_unit_test(folded_constants_are_not_saved),
         cmocka_unit_test(mismatches_change_nothing),
         cmocka_unit_test(unknown_values_are_refused),
         cmocka_unit_test(duplicate_names_are_refused),

@@ -43,12 +43,6 @@ uint32_t crc32_of(const unsigned char *data, size_t size) {
     return static_cast<uint32_t>(crc);
 }
 
-// The tensors a checkpoint holds: not constants (the graph has their values) nor placeholders
-// (inputs, given at each run).
-bool is_saved(const PersistentInfo &p) {
-    return !p.is_constant() && !p.is_placeholder();
-}
-
 std::string axes_text(const std::vector<std::string> &names, const std::vector<int64_t> &lengths) {
     std::string out = "(";
     for (size_t i = 0; i < names.size(); ++i)
@@ -68,7 +62,7 @@ std::string names_text(const std::vector<std::string> &names, size_t limit = 8) 
 std::vector<PersistentInfo> saved_tensors(const Transformer &t, const char *doing) {
     std::vector<PersistentInfo> out;
     for (PersistentInfo &p : t.known_persistents())
-        if (is_saved(p)) out.push_back(std::move(p));
+        if (p.is_state()) out.push_back(std::move(p));
     std::stable_sort(out.begin(), out.end(), [](const PersistentInfo &a, const PersistentInfo &b) {
         return a.value.name < b.value.name;
     });

@@ -24,6 +24,11 @@ struct PersistentInfo {
     std::vector<int64_t> shape() const { return value.axis_lengths; }
     bool is_placeholder() const { return flags & kFlagInput; }
     bool is_constant() const { return flags & kFlagConstant; }
+    // A variable or persistent tensor: state that runs may change, which checkpoints hold. Not a
+    // constant nor a placeholder, nor a leaf the compiler folded (its op is no tensor at all).
+    bool is_state() const {
+        return (flags & kFlagPersistent) && !(flags & (kFlagConstant | kFlagInput));
+    }
 };
 
 // How a computation creates a persistent value that its transformer does not have yet.

@@ -104,6 +104,7 @@ void Transformer::for_each_value(
 }
 
 void Transformer::register_persistent(const std::shared_ptr<const PersistentSpec> &spec) {
+    if (!spec->info.is_state()) return;  // constants and placeholders are never saved
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     auto &specs = registered_[spec->info.id];
     specs.erase(
@@ -143,9 +144,7 @@ void Transformer::create_registered_values() {
     std::vector<std::shared_ptr<const PersistentSpec>> missing;
     for (const auto &r : registered_)
         if (!values_.count(r.first))
-            if (auto spec = live_spec(r.second))
-                if (!spec->info.is_constant() && !spec->info.is_placeholder())
-                    missing.push_back(std::move(spec));
+            if (auto spec = live_spec(r.second)) missing.push_back(std::move(spec));
     std::sort(missing.begin(), missing.end(),
               [](const auto &a, const auto &b) { return a->info.id < b->info.id; });
     for (const auto &spec : missing) value(*spec);

@@ -54,13 +54,13 @@ public:
         const std::function<void(const PersistentInfo &, const Tensor &)> &visit) const;
 
     // Checkpoints. A computation registers the spec of every persistent tensor it uses when it is
-    // compiled, so a checkpoint can load (or save) tensors that no run has created a value for
-    // yet. The transformer holds the specs weakly: a spec's initializer holds the transformer.
+    // compiled (only state is kept: PersistentInfo::is_state), so a checkpoint can load (or save)
+    // tensors that no run has created a value for yet. The transformer holds the specs weakly: a
+    // spec's initializer holds the transformer.
     void register_persistent(const std::shared_ptr<const PersistentSpec> &spec);
     // Every tensor the transformer has a value for or a live spec of, sorted by uid.
     std::vector<PersistentInfo> known_persistents() const;
-    // Creates, as a first run would, the value of every variable and persistent tensor (not
-    // constants nor placeholders) registered without one yet.
+    // Creates, as a first run would, the value of every registered tensor without one yet.
     void create_registered_values();
     // Replaces the values of the given tensors (each of its tensor's dtype and shape, dense) and
     // the random generator's state, all at once: on a failure nothing has changed.
