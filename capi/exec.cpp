@@ -15,33 +15,18 @@
 #include "runtime/computation.hpp"
 #include "runtime/transformer.hpp"
 
-struct ng_computation {
-    uint32_t magic = ng::kComputationMagic;
-    std::unique_ptr<ng::Computation> impl;
-    // Runs of one computation from several threads take turns (and stats wait for a run's plan).
-    mutable std::mutex run_mutex;
-    // Per-run argument arrays, sized once, so a run allocates nothing but new output tensors.
-    std::vector<const ng::Tensor *> inputs;
-    std::vector<ng::Tensor *> outputs;
-    std::vector<ng::Tensor> fresh;
-    std::vector<ng_tensor_t *> fresh_handles;
-};
-
 namespace {
 
 using namespace ng::capi;
 
 ng::Computation &computation_of(const ng_computation_t *c, const char *arg) {
-    require(c, arg);
-    if (c->magic != ng::kComputationMagic)
-        throw ng::invalid_argument(arg, " is not a computation handle");
-    return *c->impl;
+    return *checked(c, arg)->impl;
 }
 
 // A persistent tensor: placeholder, persistent tensor or variable (constants have no settable
 // value).
 const ng::Op *persistent_of(const ng_op_t *op, const char *arg) {
-    const ng::Op *o = op_of(const_cast<ng_op_t *>(op), arg);
+    const ng::Op *o = op_of(op, arg);
     if (!o->is_assignable() || !(o->flags() & ng::kFlagPersistent))
         throw ng::invalid_argument(arg, " (", o->name, ") is not a persistent tensor");
     return o;
@@ -51,10 +36,7 @@ std::vector<const ng::Op *> ops_of(ng_op_t *const *ops, int32_t n, const char *a
                                    const char *count_arg) {
     require_array(ops, n, arg, count_arg);
     std::vector<const ng::Op *> out;
-    for (int32_t i = 0; i < n; ++i) {
-        std::string name = std::string(arg) + "[" + std::to_string(i) + "]";
-        out.push_back(op_of(ops[i], name.c_str()));
-    }
+    for (int32_t i = 0; i < n; ++i) out.push_back(checked_at(ops, static_cast<size_t>(i), arg));
     return out;
 }
 
@@ -85,8 +67,8 @@ NG_API ng_transformer_t *ng_transformer_create(const char *backend) {
 
 NG_API void ng_transformer_destroy(ng_transformer_t *t) {
     call_silently([&] {
-        if (!t || t->magic != ng::kTransformerMagic) return;
-        t->magic = ng::kDeadMagic;
+        if (!live_or_null(t)) return;
+        t->tag = 0;
         delete t;
     });
 }
@@ -124,8 +106,8 @@ NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *con
 
 NG_API void ng_computation_destroy(ng_computation_t *c) {
     call_silently([&] {
-        if (!c || c->magic != ng::kComputationMagic) return;
-        c->magic = ng::kDeadMagic;
+        if (!live_or_null(c)) return;
+        c->tag = 0;
         delete c;
     });
 }

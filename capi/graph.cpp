@@ -23,12 +23,12 @@ extern "C" {
 
 NG_API ng_graph_t *ng_graph_create(void) {
     return call_returning("ng_graph_create", static_cast<ng_graph_t *>(nullptr),
-                          [] { return handle(new Graph()); });
+                          [] { return adopt_graph(std::make_unique<Graph>()); });
 }
 
 NG_API void ng_graph_destroy(ng_graph_t *g) {
     call_silently([&] {
-        if (has_magic(g, kGraphMagic)) delete reinterpret_cast<Graph *>(g);
+        delete live_or_null(g);  // ~Graph clears the tags of the graph, its ops and its axes
     });
 }
 

@@ -1,51 +1,38 @@
-// Handle <-> object mapping for graphs, ops and axes, and the wrapper every op builder entry
-// point goes through. The C handles are the C++ objects themselves: ng_graph_t* is an ng::Graph*,
-// ng_op_t* an ng::Op*, ng_axis_t* an ng::Axis*; each starts with a `magic` field that is checked
-// before the object is used, so a NULL, a handle of another type or (usually) a destroyed one is
-// refused with NG_ERR_INVALID_ARGUMENT naming the argument.
+// Graphs, ops and axes at the boundary: the checks every op builder entry point makes on them
+// (handle type through capi/handles.hpp, membership of one graph) and the wrapper it goes through.
 #pragma once
 
-#include <cstring>
 #include <initializer_list>
-#include <string>
 #include <vector>
 
 #include "capi/boundary.hpp"
+#include "capi/handles.hpp"
 #include "graph/graph.hpp"
 #include "nanograph/base.h"
 
 namespace ng::capi {
 
-// True when `p` is non-null and starts with `magic`.
-inline bool has_magic(const void *p, uint32_t magic) noexcept {
-    if (p == nullptr) return false;
-    uint32_t first;
-    std::memcpy(&first, p, sizeof first);
-    return first == magic;
+inline Graph &graph_of(ng_graph_t *g, const char *arg) {
+    return *checked(g, arg);
 }
-
-Graph &graph_of(ng_graph_t *g, const char *arg);
-const Graph &graph_of(const ng_graph_t *g, const char *arg);
-Op *op_of(const ng_op_t *op, const char *arg);
-const Axis *axis_of(const ng_axis_t *axis, const char *arg);
+inline const Graph &graph_of(const ng_graph_t *g, const char *arg) {
+    return *checked(g, arg);
+}
+// Ops are handed out non-const; a const handle only promises that the call does not modify it.
+inline Op *op_of(const ng_op_t *op, const char *arg) {
+    return const_cast<Op *>(checked(op, arg));
+}
+inline const Axis *axis_of(const ng_axis_t *axis, const char *arg) {
+    return checked(axis, arg);
+}
 
 // The same, also requiring that the op / axes belong to `g`.
 Op *op_in(const Graph &g, const ng_op_t *op, const char *arg);
 const Axis *axis_in(const Graph &g, const ng_axis_t *axis, const char *arg);
 Axes axes_in(const Graph &g, const ng_axis_t *const *axes, int32_t n, const char *arg);
 std::vector<Op *> ops_in(const Graph &g, ng_op_t *const *ops, int32_t n, const char *arg);
-// Handles of no given graph (the graph is the first op's): NULL / magic checks only.
+// Handles of no given graph (the graph is the first op's): handle checks only.
 Axes axes_of(const ng_axis_t *const *axes, int32_t n, const char *arg);
-
-inline ng_graph_t *handle(Graph *g) {
-    return reinterpret_cast<ng_graph_t *>(g);
-}
-inline ng_op_t *handle(Op *op) {
-    return reinterpret_cast<ng_op_t *>(op);
-}
-inline const ng_axis_t *handle(const Axis *a) {
-    return reinterpret_cast<const ng_axis_t *>(a);
-}
 
 // Element i of an op's or axis's list, checked against its size; `what` names the list.
 template <class List>

@@ -1,5 +1,4 @@
 // Jagged host tensors through the C API.
-#include <atomic>
 #include <utility>
 
 #include "capi/boundary.hpp"
@@ -8,12 +7,6 @@
 #include "core/checked_math.hpp"
 #include "core/jagged.hpp"
 #include "nanograph/jagged.h"
-
-struct ng_jagged {
-    uint32_t magic;
-    std::atomic<int64_t> refs;
-    ng::JaggedTensor jagged;
-};
 
 using ng::capi::call;
 using ng::capi::call_returning;
@@ -26,14 +19,13 @@ using ng::capi::tensor_of;
 
 namespace {
 
+// Every jagged function names its jagged argument `j`.
 const ng::JaggedTensor &jagged_of(const ng_jagged_t *h) {
-    require(h, "j");
-    if (h->magic != kJaggedMagic) throw ng::invalid_argument("j is not a live jagged tensor");
-    return h->jagged;
+    return ng::capi::checked(h, "j")->jagged;
 }
 
 ng_jagged_t *new_jagged_handle(ng::JaggedTensor j) {
-    return new ng_jagged{kJaggedMagic, {1}, std::move(j)};
+    return new ng_jagged{ng::capi::kTag<ng_jagged_t>, {1}, std::move(j)};
 }
 
 // A shape for a jagged tensor: refused when nested.
@@ -93,13 +85,13 @@ NG_API ng_jagged_t *ng_jagged_from_values(const ng_shape_t *shape, ng_tensor_t *
 }
 
 NG_API void ng_jagged_retain(ng_jagged_t *j) {
-    if (j != nullptr && j->magic == kJaggedMagic) j->refs.fetch_add(1, std::memory_order_relaxed);
+    if (ng::capi::live_or_null(j)) j->refs.fetch_add(1, std::memory_order_relaxed);
 }
 
 NG_API void ng_jagged_release(ng_jagged_t *j) {
-    if (j == nullptr || j->magic != kJaggedMagic) return;
+    if (!ng::capi::live_or_null(j)) return;
     if (j->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    j->magic = kShapeDeadMagic;
+    j->tag = 0;
     delete j;
 }
 

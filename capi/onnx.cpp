@@ -34,7 +34,7 @@ ng_graph_t *import_model(const void *bytes, size_t size, const char *const *dim_
     o.trainable = (options & NG_ONNX_TRAINABLE) != 0;
     for (int32_t i = 0; i < num_dims; ++i)
         o.dims[require(dim_names[i], "dim_names[i]")] = dim_lengths[i];
-    return handle(onnx_import(bytes, size, o).release());
+    return adopt_graph(onnx_import(bytes, size, o));
 }
 
 ng_graph_t *import_file(const char *path, const char *const *dim_names, const int64_t *dim_lengths,

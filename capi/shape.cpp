@@ -16,14 +16,8 @@ using ng::capi::shape_of;
 
 namespace ng::capi {
 
-const std::shared_ptr<const ng::Shape> &shape_of(const ng_shape_t *h, const char *arg_name) {
-    require(h, arg_name);
-    if (h->magic != kShapeMagic) throw invalid_argument(arg_name, " is not a live shape handle");
-    return h->shape;
-}
-
 ng_shape_t *new_shape_handle(std::shared_ptr<const ng::Shape> s) {
-    return new ng_shape{kShapeMagic, {1}, std::move(s)};
+    return new ng_shape{kTag<ng_shape_t>, {1}, std::move(s)};
 }
 
 ng_shape_t *new_shape_handle(ng::Shape s) {
@@ -33,12 +27,6 @@ ng_shape_t *new_shape_handle(ng::Shape s) {
 }  // namespace ng::capi
 
 namespace {
-
-ng_shape_iter_t *checked_iter(ng_shape_iter_t *it) {
-    require(it, "it");
-    if (it->magic != kShapeIterMagic) throw ng::invalid_argument("it is not a live iterator");
-    return it;
-}
 
 const ng::Shape &not_nested(const ng_shape_t *s) {
     const ng::Shape &shape = *shape_of(s, "s");
@@ -97,22 +85,21 @@ NG_API ng_shape_t *ng_shape_nested(const ng_shape_t *outer, const ng_shape_t *co
         require_array(elements, num_elements, "elements", "num_elements");
         std::vector<ng::Shape> inner;
         inner.reserve(static_cast<size_t>(num_elements));
-        for (int64_t i = 0; i < num_elements; ++i) {
-            std::string name = "elements[" + std::to_string(i) + "]";
-            inner.push_back(*shape_of(elements[i], name.c_str()));
-        }
+        for (int64_t i = 0; i < num_elements; ++i)
+            inner.push_back(
+                *ng::capi::checked_at(elements, static_cast<size_t>(i), "elements")->shape);
         return new_shape_handle(ng::Shape::nested(o, std::move(inner)));
     });
 }
 
 NG_API void ng_shape_retain(ng_shape_t *s) {
-    if (s != nullptr && s->magic == kShapeMagic) s->refs.fetch_add(1, std::memory_order_relaxed);
+    if (ng::capi::live_or_null(s)) s->refs.fetch_add(1, std::memory_order_relaxed);
 }
 
 NG_API void ng_shape_release(ng_shape_t *s) {
-    if (s == nullptr || s->magic != kShapeMagic) return;
+    if (!ng::capi::live_or_null(s)) return;
     if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    s->magic = kShapeDeadMagic;
+    s->tag = 0;
     delete s;
 }
 
@@ -231,26 +218,25 @@ NG_API ng_shape_iter_t *ng_shape_iter_create(const ng_shape_t *s, int32_t index_
         if (index_mode != NG_INDEX_RELATIVE && index_mode != NG_INDEX_ABSOLUTE)
             throw ng::invalid_argument("index_mode is ", index_mode,
                                        ", not NG_INDEX_RELATIVE or NG_INDEX_ABSOLUTE");
-        return new ng_shape_iter{kShapeIterMagic,
+        return new ng_shape_iter{ng::capi::kTag<ng_shape_iter_t>,
                                  ng::ShapeIterator(shape, index_mode == NG_INDEX_ABSOLUTE)};
     });
 }
 
 NG_API void ng_shape_iter_destroy(ng_shape_iter_t *it) {
-    if (it == nullptr || it->magic != kShapeIterMagic) return;
-    it->magic = kShapeDeadMagic;
+    if (!ng::capi::live_or_null(it)) return;
+    it->tag = 0;
     delete it;
 }
 
 NG_API int32_t ng_shape_iter_index_length(const ng_shape_iter_t *it) {
-    return call_returning("ng_shape_iter_index_length", int32_t{-1}, [&] {
-        return checked_iter(const_cast<ng_shape_iter_t *>(it))->iter.index_length();
-    });
+    return call_returning("ng_shape_iter_index_length", int32_t{-1},
+                          [&] { return ng::capi::checked(it, "it")->iter.index_length(); });
 }
 
 NG_API int32_t ng_shape_iter_next(ng_shape_iter_t *it, int64_t *index, int32_t cap) {
     return call_returning("ng_shape_iter_next", int32_t{-1}, [&] {
-        ng::ShapeIterator &iter = checked_iter(it)->iter;
+        ng::ShapeIterator &iter = ng::capi::checked(it, "it")->iter;
         int32_t n = iter.index_length();
         if (cap < n)
             throw ng::invalid_argument("cap is ", cap, " but the index has ", n, " entries");
@@ -260,7 +246,7 @@ NG_API int32_t ng_shape_iter_next(ng_shape_iter_t *it, int64_t *index, int32_t c
 }
 
 NG_API ng_status_t ng_shape_iter_reset(ng_shape_iter_t *it) {
-    return call("ng_shape_iter_reset", [&] { checked_iter(it)->iter.reset(); });
+    return call("ng_shape_iter_reset", [&] { ng::capi::checked(it, "it")->iter.reset(); });
 }
 
 }  // extern "C"

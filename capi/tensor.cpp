@@ -56,8 +56,7 @@ NG_API ng_tensor_t *ng_tensor_wrap(ng_dtype_t dt, const int64_t *shape, const in
 }
 
 NG_API void ng_tensor_retain(ng_tensor_t *t) {
-    if (t != nullptr && t->magic == ng::kTensorMagic)
-        t->refs.fetch_add(1, std::memory_order_relaxed);
+    if (ng::capi::live_or_null(t)) t->refs.fetch_add(1, std::memory_order_relaxed);
 }
 
 NG_API void ng_tensor_release(ng_tensor_t *t) {

@@ -1,30 +1,28 @@
-// The ng_tensor handle: a reference count around an ng::Tensor. Every C API file that takes or
-// returns tensors goes through these helpers, so validation and ownership live in one place.
+// Tensors at the boundary: the ng_tensor handle (capi/handles.hpp) is a reference count around an
+// ng::Tensor. Every C API file that takes or returns tensors goes through these helpers, so
+// validation and ownership live in one place.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 
+#include "capi/handles.hpp"
 #include "core/tensor.hpp"
-#include "graph/op.hpp"
 #include "nanograph/tensor.h"
-
-struct ng_tensor {
-    uint32_t magic;             // ng::kTensorMagic while alive, ng::kDeadMagic once freed
-    std::atomic<int64_t> refs;  // the handle dies (and drops its view) when this reaches 0
-    ng::Tensor tensor;
-};
 
 namespace ng::capi {
 
-// The tensor behind a handle. Throws NG_ERR_INVALID_ARGUMENT naming `arg_name` when the handle
-// is NULL or not a live tensor handle.
-ng::Tensor &tensor_of(ng_tensor_t *h, const char *arg_name);
-const ng::Tensor &tensor_of(const ng_tensor_t *h, const char *arg_name);
-
-// Element i of an array of tensor handles, checked like tensor_of(); a failure names it
-// "array_name[i]" (the name is built only then).
-ng::Tensor &tensor_at(ng_tensor_t *const *array, size_t i, const char *array_name);
+// The tensor behind a handle; NG_ERR_INVALID_ARGUMENT naming `arg_name` unless it is a live
+// tensor handle.
+inline ng::Tensor &tensor_of(ng_tensor_t *h, const char *arg_name) {
+    return checked(h, arg_name)->tensor;
+}
+inline const ng::Tensor &tensor_of(const ng_tensor_t *h, const char *arg_name) {
+    return checked(h, arg_name)->tensor;
+}
+// Element i of an array of tensor handles, refused as "array_name[i]".
+inline ng::Tensor &tensor_at(ng_tensor_t *const *array, size_t i, const char *array_name) {
+    return checked_at(array, i, array_name)->tensor;
+}
 
 // A new handle with one reference, owning `t` (a view keeps its storage alive). Throws
 // std::bad_alloc; `t` is destroyed if the handle cannot be made.

@@ -141,7 +141,8 @@ static void test_introspection_bad_arguments(void **state) {
     /* A handle of another type. */
     ng_graph_t *g = ng_graph_create();
     assert_null(ng_computation_result_name((const ng_computation_t *)g, 0));
-    expect_error(NG_ERR_INVALID_ARGUMENT, "ng_computation_result_name", "not a computation");
+    expect_error(NG_ERR_INVALID_ARGUMENT, "ng_computation_result_name",
+                 "c is not a live computation handle (it is a live graph handle)");
     ng_graph_destroy(g);
     ng_computation_destroy(c);
 }

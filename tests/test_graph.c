@@ -26,7 +26,8 @@ static void axes_are_interned_by_name_and_length(void **state) {
     assert_int_equal(ng_axis_length(NULL), -1);
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_axis_length", "a is NULL", NULL);
     assert_null(ng_axis_name((const ng_axis_t *)(const void *)f->g));
-    check_failure(NG_ERR_INVALID_ARGUMENT, "ng_axis_name", "not an axis", NULL);
+    check_failure(NG_ERR_INVALID_ARGUMENT, "ng_axis_name",
+                  "a is not a live axis handle (it is a live graph handle)", NULL);
     assert_int_equal(ng_axis_num_components(NULL), -1);
     /* The first error stays the graph's. */
     assert_string_equal(ng_graph_error(f->g), "ng_axis: an axis name may not be empty");
@@ -195,7 +196,8 @@ static void attribute_getters_check_their_arguments(void **state) {
     assert_null(ng_op_name(NULL));
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_op_name", "op is NULL", NULL);
     assert_null(ng_op_type((const ng_op_t *)(const void *)f->C));
-    check_failure(NG_ERR_INVALID_ARGUMENT, "ng_op_type", "not an op", NULL);
+    check_failure(NG_ERR_INVALID_ARGUMENT, "ng_op_type",
+                  "op is not a live op handle (it is a live axis handle)", NULL);
     assert_int_equal(ng_op_num_args(NULL), -1);
     assert_int_equal(ng_op_num_control_deps(NULL), -1);
     assert_null(ng_op_graph(NULL));

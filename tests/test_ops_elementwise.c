@@ -196,9 +196,9 @@ static void null_and_foreign_arguments_fail_cleanly(void **state) {
     EXPECT_BUILD_FAILS(ng_add(other, x, y), NG_ERR_INVALID_ARGUMENT, "ng_add", "another graph");
     /* A handle of the wrong type: an axis passed as an op. */
     EXPECT_BUILD_FAILS(ng_exp(f->g, (ng_op_t *)(void *)f->C), NG_ERR_INVALID_ARGUMENT, "ng_exp",
-                       "not an op");
+                       "x is not a live op handle (it is a live axis handle)");
     EXPECT_BUILD_FAILS(ng_exp((ng_graph_t *)(void *)x, x), NG_ERR_INVALID_ARGUMENT, "ng_exp",
-                       "not a graph");
+                       "g is not a live graph handle (it is a live op handle)");
     ng_graph_destroy(other);
 }
 

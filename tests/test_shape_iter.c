@@ -216,7 +216,8 @@ static void bad_iteration(void **state) {
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_shape_iter_next", "it is NULL");
     static uint64_t not_an_iter[8] = {0x4e474752u};
     assert_int_equal(ng_shape_iter_index_length((ng_shape_iter_t *)not_an_iter), -1);
-    expect_error(NG_ERR_INVALID_ARGUMENT, "ng_shape_iter_index_length", "not a live iterator");
+    expect_error(NG_ERR_INVALID_ARGUMENT, "ng_shape_iter_index_length",
+                 "it is not a live shape iterator handle");
     assert_int_equal(ng_shape_iter_reset(NULL), NG_ERR_INVALID_ARGUMENT);
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_shape_iter_reset", "it is NULL");
     /* The failed steps did not advance it. */

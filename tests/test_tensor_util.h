@@ -27,7 +27,7 @@ static inline void expect_ok(void) {
     assert_string_equal(ng_last_error(), "");
 }
 
-/* An object of another kind: its first word is not the tensor magic ("NGGR", a graph's). */
+/* An object of another kind: its first word is not the tensor tag ("NGGR", a graph's). */
 static inline ng_tensor_t *fake_tensor_handle(void) {
     static uint64_t not_a_tensor[16] = {0x4e474752u};
     return (ng_tensor_t *)not_a_tensor;

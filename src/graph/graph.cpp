@@ -8,10 +8,15 @@
 namespace ng {
 
 Graph::~Graph() {
-    // Stale handles then fail the magic check (most of the time) instead of looking valid.
-    for (auto &op : ops_) op->magic = kDeadMagic;
-    for (auto &axis : axes_) axis->magic = kDeadMagic;
-    magic = kDeadMagic;
+    // Stale handles then fail the tag check (most of the time) instead of looking valid.
+    set_handle_tags(HandleTags{});
+}
+
+void Graph::set_handle_tags(const HandleTags &tags) noexcept {
+    tags_ = tags;
+    handle_tag = tags.graph;
+    for (auto &op : ops_) op->handle_tag = tags.op;
+    for (auto &axis : axes_) axis->handle_tag = tags.axis;
 }
 
 const Axis *Graph::axis(const std::string &name, int64_t length, const Axes &components) {
@@ -21,6 +26,7 @@ const Axis *Graph::axis(const std::string &name, int64_t length, const Axes &com
     for (const auto &a : axes_)
         if (a->name == name && a->length == length && a->components == components) return a.get();
     auto a = std::make_unique<Axis>();
+    a->handle_tag = tags_.axis;
     a->graph = this;
     a->name = name;
     a->length = length;
@@ -48,6 +54,7 @@ Op *Graph::add(std::unique_ptr<Op> op) {
     }
     // Reserve both containers before linking, so a bad_alloc leaves the graph unchanged.
     ops_.reserve(ops_.size() + 1);
+    op->handle_tag = tags_.op;
     op->name = name;
     op->graph = this;
     op->id = static_cast<int64_t>(ops_.size());

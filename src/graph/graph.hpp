@@ -13,12 +13,15 @@ namespace ng {
 
 class Graph {
 public:
-    uint32_t magic = kGraphMagic;
+    uint32_t handle_tag = 0;  // first: see HandleTags in graph/op.hpp
 
     Graph() = default;
     ~Graph();
     Graph(const Graph &) = delete;
     Graph &operator=(const Graph &) = delete;
+
+    // Tags this graph and every op and axis it holds or will make (see HandleTags).
+    void set_handle_tags(const HandleTags &tags) noexcept;
 
     // One Axis per (name, length, components); throws for an empty name or negative length.
     const Axis *axis(const std::string &name, int64_t length, const Axes &components = {});
@@ -39,6 +42,7 @@ public:
     void record_error(ng_status_t status, const std::string &message);
 
 private:
+    HandleTags tags_;
     std::vector<std::unique_ptr<Op>> ops_;
     std::vector<std::unique_ptr<Axis>> axes_;
     std::unordered_map<std::string, Op *> by_name_;

@@ -18,22 +18,21 @@ namespace ng {
 
 class Graph;
 
-// Every object behind a C handle starts with a magic number, so the boundary can refuse a handle
-// of the wrong type (or one already destroyed, most of the time) instead of crashing.
-enum : uint32_t {
-    kGraphMagic = 0x4e474752u,        // "NGGR"
-    kAxisMagic = 0x4e474158u,         // "NGAX"
-    kOpMagic = 0x4e474f50u,           // "NGOP"
-    kTensorMagic = 0x4e475445u,       // "NGTE"
-    kTransformerMagic = 0x4e475452u,  // "NGTR"
-    kComputationMagic = 0x4e47434fu,  // "NGCO"
-    kDeadMagic = 0xdeadbeefu,         // written by destructors
+// The first word of a Graph, an Op and an Axis belongs to the layer that hands them out as handles
+// (the C API): it chooses a tag per type and checks it before trusting a handle, so a handle of
+// another type (or, most of the time, a destroyed one) is refused instead of misread. The IR
+// chooses no values: a graph copies its tags into every op and axis it makes (Graph::
+// set_handle_tags) and clears them all when it dies. 0 is never a tag.
+struct HandleTags {
+    uint32_t graph = 0;
+    uint32_t op = 0;
+    uint32_t axis = 0;
 };
 
 // A named axis; one object per (name, length, components) in a graph. A flattened axis
 // remembers the axes it was made of (seed 002 "flattening"), in order.
 struct Axis {
-    uint32_t magic = kAxisMagic;
+    uint32_t handle_tag = 0;  // first: see HandleTags
     const Graph *graph = nullptr;
     std::string name;
     int64_t length = 0;
@@ -131,7 +130,7 @@ struct OpAttrs {
 };
 
 struct Op {
-    uint32_t magic = kOpMagic;
+    uint32_t handle_tag = 0;  // first: see HandleTags
     OpKind kind = OpKind::AssignableTensor;
     Graph *graph = nullptr;
     int64_t id = 0;  // creation order within the graph; stable sort key for passes
