@@ -126,6 +126,17 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc) {
     vector_table().accumulate(f, dt, n, x, acc);
 }
 
+void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
+                     void *acc) {
+    check_common("accumulate_rows", dt, n);
+    check_fn(f);
+    check_bool("accumulate_rows", f, dt);
+    if (count < 1 || count > kMaxAccumulateRows)
+        throw internal_error("accumulate_rows: ", count, " rows; 1 to ", kMaxAccumulateRows,
+                             " are allowed");
+    vector_table().accumulate_rows(f, dt, n, rows, count, acc);
+}
+
 namespace {
 // Repeats the element at out[0] over out[1..n), doubling the filled prefix with each copy.
 void replicate_first(size_t elem_size, int64_t n, void *out) {

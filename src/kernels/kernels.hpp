@@ -66,6 +66,11 @@ void cast(DType from, DType to, int64_t n, const void *x, void *out);
 void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
 // acc[i] = f(acc[i], x[i]).
 void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
+// acc[i] = f(acc[i], rows[0][i], ..., rows[count - 1][i]) in one pass over acc, for 1 to
+// kMaxAccumulateRows rows (combined pairwise).
+constexpr int32_t kMaxAccumulateRows = 4;
+void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
+                     void *acc);
 // Fills n elements with the identity of f (0 for Sum, -inf/lowest for Max, ...).
 void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);

@@ -123,18 +123,26 @@ struct ReduceRun {
                 reduce_all(f, dt, chunks, partials + k * chunks * out_size, output_at(k));
     }
 
+    // Outer-axis reductions: each (kept point, column tile) item keeps its accumulators in a
+    // cache-sized tile and adds kMaxAccumulateRows reduced rows per pass over them, so the
+    // accumulators are read and written once per group of rows; items (column tiles) are split
+    // across threads.
     void innermost_kept(ThreadPool *pool) const {
         int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
                 length = space.dim(last);
         int64_t tiles = (length + kTile - 1) / kTile;
         int64_t out_stride = space.last_stride(0);
+        constexpr int32_t kRows = kMaxAccumulateRows;
+        // Each row of a group is evaluated into its own scratch (and spread buffer).
+        const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
         for_items(
             pool, outputs * tiles, reduced * std::min(length, kTile),
             [&](int64_t begin, int64_t end) {
-                void *scratch = thread_scratch(ScratchArea::Tile, program.scratch_bytes());
-                auto row =
-                    static_cast<char *>(thread_scratch(ScratchArea::Row, 2 * kTile * out_size));
-                char *spread = row + kTile * out_size;
+                auto scratch =
+                    static_cast<char *>(thread_scratch(ScratchArea::Tile, kRows * scratch_step));
+                auto row = static_cast<char *>(
+                    thread_scratch(ScratchArea::Row, (1 + kRows) * kTile * out_size));
+                const void *values[kRows];
                 Cursor c = cursor();
                 for (int64_t item = begin; item < end; ++item) {
                     int64_t start = item % tiles * kTile, len = std::min(kTile, length - start);
@@ -142,8 +150,13 @@ struct ReduceRun {
                     char *out = advance(bases[0], c.base[0], out_size);
                     char *acc = out_stride == 1 ? out : row;
                     fill_identity(f, dt, len, acc);
-                    for (int64_t r = 0; r < reduced; ++r)
-                        accumulate(f, dt, len, evaluate(c, r, len, scratch, spread), acc);
+                    for (int64_t r = 0; r < reduced; r += kRows) {
+                        auto count = static_cast<int32_t>(std::min<int64_t>(kRows, reduced - r));
+                        for (int32_t j = 0; j < count; ++j)
+                            values[j] = evaluate(c, r + j, len, scratch + j * scratch_step,
+                                                 row + (1 + j) * kTile * out_size);
+                        accumulate_rows(f, dt, len, values, count, acc);
+                    }
                     if (acc != out) scatter(out_size, len, acc, out, out_stride);
                 }
             });

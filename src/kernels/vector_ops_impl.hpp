@@ -424,6 +424,42 @@ void integer_accumulate(ReduceFn f, int64_t n, const T *x, T *acc) {
     bad_kernel_request("accumulate");
 }
 
+// acc[i] = f(acc[i], f(f(rows[0][i], rows[1][i]), ...)) for `count` rows: one pass over acc for
+// several rows (an outer-axis reduction reads and writes its accumulators once per group of
+// rows instead of once per row). Rows are combined pairwise: ((r0 r1) (r2 r3)).
+template <class Arch, class T, ReduceFn F>
+void float_accumulate_rows(int64_t n, const T *const *rows, int32_t count, T *acc) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    Combine<F> op;
+    auto combined = [&](const T *const *rs, int64_t i) {
+        auto load = [&](int32_t r) { return B::load_unaligned(rs[r] + i); };
+        if (count == 4) return op(op(load(0), load(1)), op(load(2), load(3)));
+        B v = load(0);
+        for (int32_t r = 1; r < count; ++r) v = op(v, load(r));
+        return v;
+    };
+    int64_t i = 0;
+    for (; i + W <= n; i += W)
+        op(B::load_unaligned(acc + i), combined(rows, i)).store_unaligned(acc + i);
+    if (i == n) return;
+    // The tail through the same vector code on padded copies, as map_binary does.
+    alignas(64) T tail[W] = {};
+    static_assert(kMaxAccumulateRows == 4, "the padded rows below are written out for 4");
+    alignas(64) T pad[4][W] = {};
+    const T *padded[4] = {pad[0], pad[1], pad[2], pad[3]};
+    for (int32_t r = 0; r < count; ++r)
+        for (int64_t j = 0; i + j < n; ++j) pad[r][j] = rows[r][i + j];
+    for (int64_t j = 0; i + j < n; ++j) tail[j] = acc[i + j];
+    op(B::load_unaligned(tail), combined(padded, 0)).store_unaligned(tail);
+    for (int64_t j = 0; i + j < n; ++j) acc[i + j] = tail[j];
+}
+
+template <class T>
+void integer_accumulate_rows(ReduceFn f, int64_t n, const T *const *rows, int32_t count, T *acc) {
+    for (int32_t r = 0; r < count; ++r) integer_accumulate(f, n, rows[r], acc);
+}
+
 // ---- dtype dispatch (without visit_dtype, whose error path formats a message) -------------------
 
 template <class Body>
@@ -500,8 +536,33 @@ struct Primitives {
         });
     }
 
+    static void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows,
+                                int32_t count, void *acc) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            auto r = reinterpret_cast<const T *const *>(rows);
+            auto a = static_cast<T *>(acc);
+            if constexpr (is_float_v<T>) {
+                switch (f) {
+                case ReduceFn::Sum:
+                    return float_accumulate_rows<Arch, T, ReduceFn::Sum>(n, r, count, a);
+                case ReduceFn::Prod:
+                    return float_accumulate_rows<Arch, T, ReduceFn::Prod>(n, r, count, a);
+                case ReduceFn::Max:
+                    return float_accumulate_rows<Arch, T, ReduceFn::Max>(n, r, count, a);
+                case ReduceFn::Min:
+                    return float_accumulate_rows<Arch, T, ReduceFn::Min>(n, r, count, a);
+                }
+                bad_kernel_request("accumulate_rows");
+            } else {
+                integer_accumulate_rows(f, n, r, count, a);
+            }
+        });
+    }
+
     static constexpr VectorTable table(const char *name) {
-        return VectorTable{name, &unary, &binary, &compare, &select, &reduce_all, &accumulate};
+        return VectorTable{name,    &unary,      &binary,     &compare,
+                           &select, &reduce_all, &accumulate, &accumulate_rows};
     }
 };
 

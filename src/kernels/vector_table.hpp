@@ -21,6 +21,8 @@ struct VectorTable {
                    const void *b, int b_step, void *out);
     void (*reduce_all)(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
     void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
+    void (*accumulate_rows)(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
+                            void *acc);
 };
 
 extern const VectorTable vector_table_sse2;

@@ -308,9 +308,12 @@ void test_reduce_large_and_parallel(void **) {
         std::vector<int64_t> shape;
         unsigned mask;
     };
-    // (1 << 18) elements reduced to one value: four chunks of partial results.
-    const Case cases[] = {{{3, 30001}, 2}, {{30001, 3}, 1},   {{200, 301}, 1},  {{200, 301}, 2},
-                          {{1 << 18}, 1},  {{40, 50, 60}, 5}, {{40, 50, 60}, 7}};
+    // (1 << 18) elements reduced to one value: four chunks of partial results. Outer-axis sums
+    // add rows in groups of four: 7, 30001 and 4099 reduced rows leave groups of 3, 1 and 3, and
+    // 2051 columns a partial column tile.
+    const Case cases[] = {{{3, 30001}, 2}, {{30001, 3}, 1},   {{200, 301}, 1},   {{200, 301}, 2},
+                          {{1 << 18}, 1},  {{40, 50, 60}, 5}, {{40, 50, 60}, 7}, {{7, 2051}, 1},
+                          {{4099, 5}, 1},  {{6, 7, 2051}, 3}};
     for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT64})
         for (const Case &c : cases) {
             Program p = squared_difference(dt);

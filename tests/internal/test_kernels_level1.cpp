@@ -420,6 +420,67 @@ void test_reduce_all_hand_values(void **) {
     assert_true(rb == 0);
 }
 
+// accumulate_rows against one reference accumulate per row: exact for integers and extrema; for
+// float sums and products (combined pairwise, not in order) within a few roundings.
+void test_accumulate_rows(void **) {
+    for (auto *t : tables())
+        for (DType dt : kt::all_numeric())
+            for (ReduceFn f : kReduceAll)
+                for (int64_t n : kt::odd_lengths())
+                    for (int32_t count = 1; count <= kMaxAccumulateRows; ++count) {
+                        std::vector<Buffer> rows;
+                        std::vector<const void *> pointers;
+                        for (int32_t r = 0; r < count; ++r) {
+                            rows.emplace_back(dt, n, size_t(r) * ng::dtype_size(dt));
+                            if (f == ReduceFn::Prod && ng::dtype_is_float(dt))
+                                kt::fill_random(rows.back(), 30 + uint32_t(r), 0.5, 1.5);
+                            else
+                                kt::fill_random(rows.back(), 30 + uint32_t(r), -3, 3);
+                        }
+                        for (auto &row : rows) pointers.push_back(row.data());
+                        Buffer got(dt, n), want(dt, n);
+                        kt::fill_random(got, 29, -3, 3);
+                        if (ng::dtype_is_float(dt) && n > 2) rows[0].set(1, NAN);
+                        std::memcpy(want.data(), got.data(), size_t(n) * ng::dtype_size(dt));
+                        t->accumulate_rows(f, dt, n, pointers.data(), count, got.data());
+                        std::vector<double> magnitude(static_cast<size_t>(n));
+                        for (int64_t i = 0; i < n; ++i)
+                            magnitude[size_t(i)] = std::fabs(want.get(i));
+                        for (auto &row : rows) {
+                            reference::accumulate(f, dt, n, row.data(), want.data());
+                            for (int64_t i = 0; i < n; ++i)
+                                magnitude[size_t(i)] += std::fabs(row.get(i));
+                        }
+                        std::string what = label(t, fn_name(f), dt, n) + " accumulate_rows " +
+                                           std::to_string(count);
+                        if (ng::dtype_is_float(dt) && f == ReduceFn::Sum) {
+                            // another order of count + 1 terms: a few roundings of their magnitude
+                            for (int64_t i = 0; i < n; ++i)
+                                if (!(std::isnan(got.get(i)) && std::isnan(want.get(i))))
+                                    expect_sum_close(got.get(i), want.get(i), magnitude[size_t(i)],
+                                                     count + 1, dt, what);
+                            if (!got.guard_intact())
+                                fail_msg("%s: wrote past the end", what.c_str());
+                        } else {
+                            bool rounded = ng::dtype_is_float(dt) && f == ReduceFn::Prod;
+                            kt::expect_same(got, want, rounded ? 8 : 0, what);
+                        }
+                    }
+    // By hand: 1 + (2 + 3) + (4 + 5) = 15; max(1, 2, -3) = 2.
+    float acc[1] = {1}, r0[1] = {2}, r1[1] = {3}, r2[1] = {4}, r3[1] = {5};
+    const void *four[4] = {r0, r1, r2, r3};
+    accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 4, acc);
+    assert_true(acc[0] == 15.0f);
+    float m[1] = {1}, neg[1] = {-3};
+    const void *two[2] = {r0, neg};
+    accumulate_rows(ReduceFn::Max, NG_FLOAT32, 1, two, 2, m);
+    assert_true(m[0] == 2.0f);
+    kt::expect_error(NG_ERR_INTERNAL,
+                     [&] { accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 5, acc); });
+    kt::expect_error(NG_ERR_INTERNAL,
+                     [&] { accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 0, acc); });
+}
+
 void test_accumulate_and_fill(void **) {
     for (auto *t : tables())
         for (DType dt : kt::all_numeric())
@@ -512,6 +573,7 @@ int main() {
         cmocka_unit_test(test_cast_vs_reference_and_hand),
         cmocka_unit_test(test_reduce_all_vs_reference),
         cmocka_unit_test(test_reduce_all_hand_values),
+        cmocka_unit_test(test_accumulate_rows),
         cmocka_unit_test(test_accumulate_and_fill),
         cmocka_unit_test(test_level1_errors),
     };
