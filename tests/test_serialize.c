@@ -2,7 +2,9 @@
  * (a tag is a varint of field_number << 3 | wire_type; wire type 0 is a varint, 2 a length and
  * that many bytes, 5 four bytes), round trips of every dtype, rank 0, empty tensors and views,
  * the typed *_val fields with TensorFlow's completion by the last value, and damaged messages. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test_tensor_util.h"
 
@@ -419,6 +421,34 @@ static void damaged_messages_are_format_errors(void **state) {
     refused(no_type, sizeof no_type, NG_ERR_FORMAT, "77");
 }
 
+/* A dimension's name (TensorFlow's Dim.name) is ignored, whatever its bytes: one that is not UTF-8
+ * neither fails the parse nor makes protobuf print on the host's stderr (found by fuzzing). */
+static void dimension_names_are_ignored_silently(void **state) {
+    (void)state;
+    /* DT_FLOAT, shape { dim { size 2, name "\xff\xfe" } }, 8 bytes of content */
+    const uint8_t message[] = {0x08, 0x01, 0x12, 0x08, 0x12, 0x06, 0x08, 0x02, 0x12, 0x02, 0xff,
+                               0xfe, 0x22, 0x08, 0,    0,    0x80, 0x3f, 0,    0,    0,    0x40};
+    fflush(stderr);
+    FILE *capture = tmpfile();
+    assert_non_null(capture);
+    const int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(capture), STDERR_FILENO) >= 0);
+    ng_tensor_t *t = ng_tensor_deserialize(message, sizeof message);
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    const long printed = ftell(capture) >= 0 ? (fseek(capture, 0, SEEK_END), ftell(capture)) : -1;
+    fclose(capture);
+    if (!t) fail_msg("ng_tensor_deserialize failed: %s", ng_last_error());
+    assert_int_equal(printed, 0);
+    const int64_t two = 2;
+    expect_shape(t, NG_FLOAT32, 1, &two);
+    assert_true(((const float *)ng_tensor_data(t))[0] == 1.0f);
+    assert_true(((const float *)ng_tensor_data(t))[1] == 2.0f);
+    ng_tensor_release(t);
+}
+
 static void unsupported_types_and_bad_arguments(void **state) {
     (void)state;
     const uint8_t string[] = {0x08, 0x07, 0x12, 0x00, 0x42, 0x01, 0x61}; /* DT_STRING "a" */
@@ -457,6 +487,7 @@ int main(void) {
         cmocka_unit_test(typed_values_and_single_value_broadcast),
         cmocka_unit_test(round_trips_every_dtype_and_rank),
         cmocka_unit_test(damaged_messages_are_format_errors),
+        cmocka_unit_test(dimension_names_are_ignored_silently),
         cmocka_unit_test(unsupported_types_and_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
