@@ -233,4 +233,5 @@ const ng_api_t nanograph_api_table = {
     .transformer_set_seed = ng_transformer_set_seed,
     .transformer_save = ng_transformer_save,
     .transformer_load = ng_transformer_load,
+    .transformer_set_allocator = ng_transformer_set_allocator,
 };

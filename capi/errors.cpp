@@ -4,8 +4,6 @@
 #include <cstring>
 
 #include "capi/boundary.hpp"
-#include "capi/sized_struct.hpp"
-#include "core/allocator.hpp"
 #include "core/dtype.hpp"
 #include "nanograph/base.h"
 
@@ -87,25 +85,6 @@ NG_API size_t ng_dtype_size(ng_dtype_t dtype) {
 
 NG_API const char *ng_dtype_name(ng_dtype_t dtype) {
     return ng::dtype_name(dtype);
-}
-
-NG_API ng_status_t ng_set_allocator(const ng_allocator_t *allocator) {
-    return ng::capi::call("ng_set_allocator", [&] {
-        ng::Allocator a;
-        if (allocator) {
-            constexpr size_t kMinSize = offsetof(ng_allocator_t, ctx) + sizeof(void *);
-            const ng_allocator_t defaults{};
-            const ng_allocator_t given =
-                ng::capi::read_sized(*allocator, kMinSize, defaults, "allocator");
-            if (!given.allocate || !given.deallocate)
-                throw ng::invalid_argument("allocator->",
-                                           given.allocate ? "deallocate" : "allocate", " is NULL");
-            a.allocate = given.allocate;
-            a.deallocate = given.deallocate;
-            a.ctx = given.ctx;
-        }
-        ng::set_allocator(a);
-    });
 }
 
 }  // extern "C"

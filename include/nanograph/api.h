@@ -449,6 +449,9 @@ typedef struct ng_api {
                                     const char *path); /**< ng_transformer_save() */
     ng_status_t (*transformer_load)(ng_transformer_t *t,
                                     const char *path); /**< ng_transformer_load() */
+    ng_status_t (*transformer_set_allocator)(
+        ng_transformer_t *t,
+        const ng_allocator_t *allocator); /**< ng_transformer_set_allocator() */
 } ng_api_t;
 
 /**

@@ -177,7 +177,8 @@ typedef struct ng_allocator {
  * Memory made before the call stays with the allocator that made it and is freed through it:
  * keep an allocator's functions and ctx valid until every tensor, computation and transformer
  * made while it was installed is gone. The library's small bookkeeping objects (graphs, ops,
- * handles) use the C++ allocator as before.
+ * handles) use the C++ allocator as before. A transformer given its own allocator
+ * (ng_transformer_set_allocator()) uses that one instead for its values, arenas and outputs.
  */
 NG_API ng_status_t ng_set_allocator(const ng_allocator_t *allocator);
 

@@ -97,6 +97,43 @@ NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t t
 NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t);
 
 /**
+ * @brief Gives a transformer its own allocator, used instead of the process-wide one
+ * (ng_set_allocator()) for the large blocks the transformer and its computations make from now
+ * on.
+ * @param t The transformer.
+ * @param allocator The functions and ctx (the struct is copied and may be freed after the call;
+ *        ctx is not owned), or NULL to go back to the process-wide allocator, whichever is
+ *        installed when each block is made.
+ * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for a NULL or invalid t, a struct_size smaller than
+ *         the first published ::ng_allocator_t, or a NULL allocate or deallocate;
+ *         ::NG_ERR_UNSUPPORTED for a larger struct_size with fields this library does not know
+ *         set. On failure the transformer keeps the allocator it had.
+ *
+ * What it covers, for blocks made after the call:
+ * - the values of t's persistent tensors (variables, persistent tensors, placeholders and
+ *   constants, whether created by a run, ng_transformer_set_value() or ng_transformer_load());
+ * - for computations created on t after the call: their arena and the constant data of their
+ *   plan (compiled constants, folded values);
+ * - for every run of a computation of t (whenever it was created): the output tensors it makes
+ *   (outputs passed as NULL) and a larger arena made when inputs arrive with new strides.
+ *
+ * Not covered: tensors the caller makes (ng_tensor_create(), ng_tensor_wrap(), ...), the copies
+ * ng_transformer_get_value() returns, and the library's small bookkeeping objects (graphs, ops,
+ * handles, plans), which use the process-wide allocator or the C++ allocator as before.
+ *
+ * Memory made before the call stays with the allocator that made it and is freed through it
+ * (the rule of ng_set_allocator()): keep an allocator's functions and ctx valid until every
+ * block it made is returned, that is until t, every computation created on t and every output
+ * tensor of their runs are destroyed or released, in any order.
+ *
+ * Thread safety: may be called from any thread, also while computations of t run on others; a
+ * run under way may finish with the allocator it started with. Calls on one transformer from
+ * several threads at once leave one of the allocators given.
+ */
+NG_API ng_status_t ng_transformer_set_allocator(ng_transformer_t *t,
+                                                const ng_allocator_t *allocator);
+
+/**
  * @brief Compiles a computation.
  * @param t The transformer whose persistent values the computation uses.
  * @param results The ops whose values a run returns, in order (may include assigns and

@@ -18,6 +18,9 @@ constexpr size_t kHugePage = size_t{2} << 20;
 
 std::mutex allocator_mutex;
 Allocator installed;  // guarded by allocator_mutex
+// The innermost AllocatorScope's allocator on this thread, or null. A plain pointer: a
+// thread_local with a destructor would pin the library in memory after dlclose.
+thread_local const Allocator *scoped_allocator = nullptr;
 
 // The size asked of the allocator: posix_memalign(0) may return NULL, and every storage gets a
 // distinct valid address instead.
@@ -50,8 +53,18 @@ void aligned_free(const Allocator &a, void *p, size_t bytes, size_t alignment) n
 }  // namespace
 
 Allocator current_allocator() noexcept {
+    if (scoped_allocator != nullptr) return *scoped_allocator;
     std::lock_guard<std::mutex> lock(allocator_mutex);
     return installed;
+}
+
+AllocatorScope::AllocatorScope(const std::optional<Allocator> &a) noexcept
+    : allocator_(a), previous_(scoped_allocator) {
+    if (allocator_) scoped_allocator = &*allocator_;
+}
+
+AllocatorScope::~AllocatorScope() {
+    scoped_allocator = previous_;
 }
 
 void set_allocator(const Allocator &a) noexcept {

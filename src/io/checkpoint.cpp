@@ -235,6 +235,7 @@ void save_checkpoint(Transformer &t, const std::string &path) {
 }
 
 void load_checkpoint(Transformer &t, const std::string &path) {
+    const AllocatorScope scope = t.allocator_scope();  // the decoded values become its values
     const std::string bytes = read_file_bytes(path);
     apply_checkpoint(t, decode_checkpoint(bytes.data(), bytes.size(), path), path);
 }

@@ -30,6 +30,7 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
     : transformer_(std::move(t)),
       param_info_(describe_values(params)),
       result_info_(describe_values(results)) {
+    const AllocatorScope scope = transformer_->allocator_scope();  // constants, arena
     check_params(params);
     graph_ = compile_graph(
         results, params,
@@ -171,6 +172,7 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     std::unique_lock<std::recursive_mutex> values;
     if (uses_persistent_) values = transformer_->lock_values();
     const std::shared_ptr<ThreadPool> pool = transformer_->pool_for_run();
+    const AllocatorScope scope = transformer_->allocator_scope();  // outputs, values, new arena
     // The computation's kernel scratch serves this thread for the whole run, copies included.
     kernels::ScratchScope scratch(scratch_);
     validate(inputs, outputs);

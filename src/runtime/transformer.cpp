@@ -47,6 +47,18 @@ std::shared_ptr<ThreadPool> Transformer::pool_for_run() const {
     return pool_;
 }
 
+void Transformer::set_allocator(const std::optional<Allocator> &a) {
+    std::lock_guard<std::mutex> lock(allocator_mutex_);
+    allocator_ = a;
+    has_allocator_.store(a.has_value(), std::memory_order_release);
+}
+
+AllocatorScope Transformer::allocator_scope() const {
+    if (!has_allocator_.load(std::memory_order_acquire)) return AllocatorScope(std::nullopt);
+    std::lock_guard<std::mutex> lock(allocator_mutex_);
+    return AllocatorScope(allocator_);
+}
+
 bool Transformer::has_value(uint64_t id) const {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     return values_.count(id) != 0;
@@ -56,6 +68,7 @@ Tensor &Transformer::value(const PersistentSpec &spec) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     auto found = values_.find(spec.info.id);
     if (found != values_.end()) return found->second.value;
+    const AllocatorScope scope = allocator_scope();
     Entry e{spec.info, initialize(spec)};
     return values_.emplace(spec.info.id, std::move(e)).first->second.value;
 }
@@ -91,6 +104,7 @@ void Transformer::set_value(const PersistentInfo &info, const Tensor &v) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     auto found = values_.find(info.id);
     if (found == values_.end()) {
+        const AllocatorScope scope = allocator_scope();
         Entry e{info, Tensor::zeros(info.value.dtype, info.shape())};
         found = values_.emplace(info.id, std::move(e)).first;
     }

@@ -5,6 +5,7 @@
 // It never changes process-wide state such as OpenBLAS's thread count.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/allocator.hpp"
 #include "core/tensor.hpp"
 #include "kernels/thread_pool.hpp"
 #include "runtime/persistent.hpp"
@@ -34,6 +36,15 @@ public:
     std::unique_lock<std::recursive_mutex> lock_values() const {
         return std::unique_lock<std::recursive_mutex>(mutex_);
     }
+
+    // The transformer's own allocator for its values, its computations' arenas, constants and
+    // outputs (ng_transformer_set_allocator); none: the process-wide one. Memory made before
+    // keeps the allocator that made it.
+    void set_allocator(const std::optional<Allocator> &a);
+    // Storage made on this thread while the scope lives comes from the transformer's own
+    // allocator, if it has one. Entered by whatever makes memory for the transformer: compiling
+    // and running its computations, creating values, loading checkpoints.
+    AllocatorScope allocator_scope() const;
 
     // The random generator: a seed and the number of draws made since it was set. Every run
     // that draws random values takes the next draw number.
@@ -75,9 +86,14 @@ private:
     Tensor initialize(const PersistentSpec &spec);
 
     std::shared_ptr<ThreadPool> pool_;
-    mutable std::mutex pool_mutex_;  // guards pool_ (the pointer; the pool guards itself)
-    uint64_t seed_ = 0;              // guarded by mutex_
-    uint64_t draws_ = 0;             // guarded by mutex_
+    mutable std::mutex pool_mutex_;       // guards pool_ (the pointer; the pool guards itself)
+    std::optional<Allocator> allocator_;  // guarded by allocator_mutex_
+    mutable std::mutex allocator_mutex_;
+    // Whether allocator_ is set: every run asks, and most transformers have none, so those skip
+    // the mutex.
+    std::atomic<bool> has_allocator_{false};
+    uint64_t seed_ = 0;   // guarded by mutex_
+    uint64_t draws_ = 0;  // guarded by mutex_
     std::unordered_map<uint64_t, Entry> values_;
     // Guarded by mutex_: the specs of live computations, by uid (several computations may use one
     // tensor; expired entries are dropped as new ones come).

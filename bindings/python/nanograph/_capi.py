@@ -310,6 +310,7 @@ FUNCTIONS = {
     'transformer_load': (c_int32, (c_void_p, c_char_p,)),
     'transformer_num_threads': (c_int32, (c_void_p,)),
     'transformer_save': (c_int32, (c_void_p, c_char_p,)),
+    'transformer_set_allocator': (c_int32, (c_void_p, c_void_p,)),
     'transformer_set_num_threads': (c_int32, (c_void_p, c_int32,)),
     'transformer_set_seed': (c_int32, (c_void_p, c_uint64,)),
     'transformer_set_value': (c_int32, (c_void_p, c_void_p, c_void_p,)),
@@ -554,4 +555,5 @@ API_TABLE = [
     ('transformer_set_seed', CFUNCTYPE(c_int32, c_void_p, c_uint64)),
     ('transformer_save', CFUNCTYPE(c_int32, c_void_p, c_char_p)),
     ('transformer_load', CFUNCTYPE(c_int32, c_void_p, c_char_p)),
+    ('transformer_set_allocator', CFUNCTYPE(c_int32, c_void_p, c_void_p)),
 ]

@@ -1140,6 +1140,12 @@ extern "C" {
     pub fn ng_transformer_num_threads(t: *const ng_transformer_t) -> i32;
 }
 extern "C" {
+    pub fn ng_transformer_set_allocator(
+        t: *mut ng_transformer_t,
+        allocator: *const ng_allocator_t,
+    ) -> ng_status_t;
+}
+extern "C" {
     pub fn ng_computation_create(
         t: *mut ng_transformer_t,
         results: *const *mut ng_op_t,
@@ -2406,6 +2412,12 @@ pub struct ng_api {
         unsafe extern "C" fn(
             t: *mut ng_transformer_t,
             path: *const ::std::os::raw::c_char,
+        ) -> ng_status_t,
+    >,
+    pub transformer_set_allocator: ::std::option::Option<
+        unsafe extern "C" fn(
+            t: *mut ng_transformer_t,
+            allocator: *const ng_allocator_t,
         ) -> ng_status_t,
     >,
 }
