@@ -58,6 +58,19 @@ class Transformer:
         A new transformer has seed 0."""
         check(lib.transformer_set_seed(self.handle, int(seed) & 0xFFFFFFFFFFFFFFFF))
 
+    def set_allocator(self, allocate: Any = None, deallocate: Any = None, ctx: Optional[int] = None) -> None:
+        """Gives this transformer its own allocator for the large blocks it and its computations
+        make from now on (persistent values, arenas of computations created after the call, run
+        outputs): C functions as for ng.set_allocator, which see. set_allocator() goes back to
+        the process-wide allocator. Blocks made before stay with the allocator that made them;
+        the binding keeps the functions referenced for the rest of the process."""
+        from ._alloc import allocator
+
+        if allocate is None and deallocate is None:
+            check(lib.transformer_set_allocator(self.handle, None))
+            return
+        check(lib.transformer_set_allocator(self.handle, ctypes.byref(allocator(allocate, deallocate, ctx))))
+
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Saves every persistent value this transformer knows (variables, optimizer state) and
         its random generator's state to a checkpoint file, replacing it atomically."""

@@ -174,3 +174,49 @@ def test_python_functions_are_refused_as_allocators(counting_allocator):
         ng.set_allocator(counting_allocator.count_allocate)
     with pytest.raises(ValueError, match="deallocate is NULL"):
         ng.set_allocator(counting_allocator.count_allocate, 0)
+
+
+_T_COUNTS = Counts()
+
+
+@pytest.mark.skipif("transformer_set_allocator" not in ng.lib.names, reason="no per-transformer allocator")
+def test_a_transformer_allocator_gets_its_values_arenas_and_outputs(counting_allocator):
+    dll = counting_allocator
+    g = ng.Graph()
+    N = g.axis("N", 1000)
+    x = g.placeholder(ng.float64, [N])
+    v = g.variable(ng.float64, [N], initial_value=g.scalar(2.0, ng.float64))
+    t = ng.Transformer()
+    t.set_allocator(dll.count_allocate, dll.count_deallocate, ctypes.addressof(_T_COUNTS))
+    mine = ng.Tensor(np.zeros(1000))  # made by the caller: not the transformer's allocator
+    assert _T_COUNTS.allocations == 0
+    f = t.computation(ng.sum(v * ng.exp(x)), x)
+    assert float(f(mine)) == 2000.0  # sum of 2 * exp(0)
+    assert _T_COUNTS.allocations >= 2  # the variable's value, the arena, the output
+    assert _T_COUNTS.misaligned == 0
+    other = ng.Transformer()  # another transformer keeps the process-wide allocator
+    before = _T_COUNTS.allocations
+    other.computation(ng.sum(v * ng.exp(x)), x)(mine)
+    assert _T_COUNTS.allocations == before
+    t.set_allocator()  # back to the process-wide allocator for blocks made from now on
+    f2 = t.computation(ng.sum(x), x)
+    f2(mine)
+    assert _T_COUNTS.allocations == before
+    del f, f2, t, other
+    import gc
+
+    gc.collect()
+    assert _T_COUNTS.frees == _T_COUNTS.allocations and _T_COUNTS.live_bytes == 0
+
+
+@pytest.mark.skipif("transformer_set_allocator" not in ng.lib.names, reason="no per-transformer allocator")
+def test_transformer_allocator_bad_inputs(counting_allocator):
+    t = ng.Transformer()
+    proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p)
+    with pytest.raises(TypeError, match="deallocate is a Python function"):
+        t.set_allocator(counting_allocator.count_allocate, proto(lambda *a: None))
+    with pytest.raises(ValueError, match="give both allocate and deallocate"):
+        t.set_allocator(None, counting_allocator.count_deallocate)
+    t.close()
+    with pytest.raises(ng.ClosedError):
+        t.set_allocator()
