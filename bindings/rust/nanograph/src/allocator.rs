@@ -44,13 +44,17 @@ unsafe extern "C" fn deallocate<A: Allocator>(p: *mut c_void, bytes: usize, alig
 /// computation and transformer made while it was installed is gone, which a `&'static` reference
 /// guarantees (`Box::leak` makes one from an owned value).
 pub fn set_allocator<A: Allocator>(allocator: &'static A) -> Result<()> {
-    let a = sys::ng_allocator_t {
+    check(unsafe { sys::ng_set_allocator(&c_allocator(allocator)) })
+}
+
+/// The C description of a Rust allocator; `'static`, so valid for as long as any block it makes.
+pub(crate) fn c_allocator<A: Allocator>(allocator: &'static A) -> sys::ng_allocator_t {
+    sys::ng_allocator_t {
         struct_size: std::mem::size_of::<sys::ng_allocator_t>(),
         allocate: Some(allocate::<A>),
         deallocate: Some(deallocate::<A>),
         ctx: allocator as *const A as *mut c_void,
-    };
-    check(unsafe { sys::ng_set_allocator(&a) })
+    }
 }
 
 /// Installs the library's default allocator again (blocks made before are still freed through

@@ -83,6 +83,20 @@ impl Transformer {
         check(unsafe { sys::ng_transformer_set_seed(self.h, seed) })
     }
 
+    /// Gives this transformer its own allocator, used instead of the process-wide one for the
+    /// large blocks it makes from now on: its persistent values, the arenas and plan constants of
+    /// computations created after the call, and the outputs of every run of its computations.
+    /// Blocks made before stay with the allocator that made them; a `&'static` reference outlives
+    /// them all.
+    pub fn set_allocator<A: crate::Allocator>(&mut self, allocator: &'static A) -> Result<()> {
+        check(unsafe { sys::ng_transformer_set_allocator(self.h, &crate::allocator::c_allocator(allocator)) })
+    }
+
+    /// Goes back to the process-wide allocator (whichever is installed when each block is made).
+    pub fn reset_allocator(&mut self) -> Result<()> {
+        check(unsafe { sys::ng_transformer_set_allocator(self.h, std::ptr::null()) })
+    }
+
     /// A copy of a persistent tensor's value.
     pub fn get_value(&self, op: Op<'_>) -> Result<Tensor> {
         let mut out = std::ptr::null_mut();
