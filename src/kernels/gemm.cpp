@@ -45,6 +45,36 @@ int64_t integral(const char *name, double v) {
     return static_cast<int64_t>(v);
 }
 
+// A product with one row (m == 1) or one column (n == 1) is a matrix-vector product: OpenBLAS's
+// gemv reads the matrix once at full speed, where its gemm packs it first (several times slower
+// for a single row). Returns false when the shape is not one of these.
+template <class T, class Gemv>
+bool as_gemv(Gemv gemv, bool ta, bool tb, int m, int n, int k, T alpha, const T *a, int lda,
+             const T *b, int ldb, T beta, T *c, int ldc) {
+    if (m != 1 && n != 1) return false;
+    // beta = 0 ignores c, as gemm does; some BLAS versions' gemv scale c by 0 and keep its NaNs.
+    if (beta == T(0)) {
+        if (m == 1)
+            std::fill(c, c + n, T(0));
+        else
+            for (int i = 0; i < m; ++i) c[int64_t(i) * ldc] = T(0);
+    }
+    if (m == 1) {  // c[0, :] (n) = alpha * op(B)^T x + beta * c, x = the row op(A)[0, :] (k)
+        int incx = ta ? lda : 1;
+        if (tb)  // B is stored n x k
+            gemv(CblasRowMajor, CblasNoTrans, n, k, alpha, b, ldb, a, incx, beta, c, 1);
+        else  // B is stored k x n
+            gemv(CblasRowMajor, CblasTrans, k, n, alpha, b, ldb, a, incx, beta, c, 1);
+    } else {  // c[:, 0] (m) = alpha * op(A) x + beta * c, x = the column op(B)[:, 0] (k)
+        int incx = tb ? 1 : ldb;
+        if (ta)  // A is stored k x m
+            gemv(CblasRowMajor, CblasTrans, k, m, alpha, a, lda, b, incx, beta, c, ldc);
+        else  // A is stored m x k
+            gemv(CblasRowMajor, CblasNoTrans, m, k, alpha, a, lda, b, incx, beta, c, ldc);
+    }
+    return true;
+}
+
 }  // namespace
 
 void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
@@ -65,11 +95,21 @@ void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, in
     int im = int(m), in = int(n), ik = int(k);
     switch (dt) {
     case NG_FLOAT32:
+        if (k > 0 &&
+            as_gemv<float>(cblas_sgemv, transpose_a, transpose_b, im, in, ik, float(alpha),
+                           static_cast<const float *>(a), int(lda), static_cast<const float *>(b),
+                           int(ldb), float(beta), static_cast<float *>(c), int(ldc)))
+            return;
         cblas_sgemm(CblasRowMajor, ta, tb, im, in, ik, float(alpha), static_cast<const float *>(a),
                     int(lda), static_cast<const float *>(b), int(ldb), float(beta),
                     static_cast<float *>(c), int(ldc));
         return;
     case NG_FLOAT64:
+        if (k > 0 && as_gemv<double>(cblas_dgemv, transpose_a, transpose_b, im, in, ik, alpha,
+                                     static_cast<const double *>(a), int(lda),
+                                     static_cast<const double *>(b), int(ldb), beta,
+                                     static_cast<double *>(c), int(ldc)))
+            return;
         cblas_dgemm(CblasRowMajor, ta, tb, im, in, ik, alpha, static_cast<const double *>(a),
                     int(lda), static_cast<const double *>(b), int(ldb), beta,
                     static_cast<double *>(c), int(ldc));

@@ -496,7 +496,9 @@ void test_gemm(void **) {
     struct Size {
         int64_t m, n, k;
     };
-    const Size sizes[] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 65}, {4, 6, 0}};
+    // One row or one column (m or n = 1) take the matrix-vector path; k = 0 does not.
+    const Size sizes[] = {{1, 1, 1},   {7, 5, 3},   {33, 17, 65}, {4, 6, 0},
+                          {1, 37, 19}, {23, 1, 41}, {1, 5, 0},    {3, 1, 0}};
     const double coefficients[][2] = {{1, 0}, {2, 1}, {-1, 3}};
     for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_INT64})
         for (const Size &s : sizes)
@@ -527,6 +529,12 @@ void test_gemm(void **) {
     assert_true(C[0] == 19 && C[1] == 22 && C[2] == 43 && C[3] == 50);
     gemm(NG_FLOAT32, true, false, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2);  // A^T B = [[26,30],[38,44]]
     assert_true(C[0] == 26 && C[1] == 30 && C[2] == 38 && C[3] == 44);
+    // One row and one column through the matrix-vector path: beta = 0 ignores a NaN in C.
+    float x3[3] = {1, 2, 3}, B32[6] = {1, 2, 3, 4, 5, 6}, row[2] = {NAN, NAN}, col[1] = {NAN};
+    gemm(NG_FLOAT32, false, false, 1, 2, 3, 1, x3, 3, B32, 2, 0, row, 2);  // [22, 28]
+    assert_true(row[0] == 22 && row[1] == 28);
+    gemm(NG_FLOAT32, false, false, 1, 1, 3, 2, x3, 3, x3, 1, 0, col, 1);  // 2 * (1 + 4 + 9)
+    assert_true(col[0] == 28);
     int32_t Ai[4] = {1, 2, 3, 4}, Bi[4] = {5, 6, 7, 8}, Ci[4] = {1, 1, 1, 1};
     gemm(NG_INT32, false, true, 2, 2, 2, 1, Ai, 2, Bi, 2, 1, Ci,
          2);  // A B^T + 1 = [[18,24],[40,54]]
