@@ -38,9 +38,9 @@ def json_lines(text):
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
-def run(command):
+def run(command, env=None):
     """Runs a benchmark command (its stderr passes through); returns (its JSON lines, its status)."""
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, env=env)
     return json_lines(done.stdout), done.returncode
 
 
@@ -173,7 +173,10 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path):
     limits_program = find_limits(program)
     limits, limits_status = (run([limits_program, "--threads", str(threads)] + (["--quick"] if quick else []))
                              if limits_program else ([], 0))
-    ours, ours_status = run([program] + options)
+    # nanograph leaves OpenBLAS's process-wide thread count alone, so its matrix products would
+    # use every core whatever --threads says: give OpenBLAS the same count, as the peers get.
+    ours, ours_status = run([program] + options,
+                            env=dict(os.environ, OPENBLAS_NUM_THREADS=str(threads)))
     peers, peers_status = run([sys.executable, os.path.join(HERE, peers_script)] + options)
     records = limits + ours + peers
     if json_path:
