@@ -16,6 +16,10 @@ export Graph, Axis, Op, Transformer, Computation, Tensor, NanographError
 export axis, placeholder, variable, persistent_tensor, constant, scalar, deriv, vjp, computation,
        sgd, adam, softmax, log_softmax, cross_entropy_multi, relu, sigmoid, dot_op, get_value,
        set_value!, uniform, normal, glorot_uniform, he_normal, one_hot, assign, sequential, argmax_op
+export Shape, ShapeIndices, Jagged, Signature, jagged_shape, shape_from_row_lengths, nested_shape,
+       jagged_zeros, jagged_from_row_splits, jagged_from_padded, to_padded, row_splits,
+       segment_sum, segment_mean, segment_max, segment_min, segment_softmax, segment_log_softmax,
+       segment_gather, random_uniform, random_normal, seed!, export_onnx, import_onnx
 
 const LIB = Ref{Ptr{Cvoid}}(C_NULL)
 const API = Ref{Ptr{Ptr{Cvoid}}}(C_NULL)
@@ -74,6 +78,10 @@ const DTYPES = Dict{DataType,Int32}(Bool => CAPI.NG_BOOL, Int32 => CAPI.NG_INT32
     Float64 => CAPI.NG_FLOAT64)
 const JULIA_TYPES = Dict(v => k for (k, v) in DTYPES)
 dtype(::Type{T}) where {T} = DTYPES[T]
+"""The library's name of an element type ("float32", "int64", "bool", ...)."""
+dtype_name(::Type{T}) where {T} = unsafe_string(CAPI.dtype_name(dtype(T)))
+"""The size in bytes of one element, as the library stores it."""
+dtype_size(::Type{T}) where {T} = Int(CAPI.dtype_size(dtype(T)))
 
 version() = unsafe_string(CAPI.version_string())
 version_number() = Int(CAPI.version_number())
@@ -86,14 +94,15 @@ mutable struct Graph
     h::Ptr{Cvoid}
     closed::Bool
     users::Int
-    function Graph()
-        g = new(checkptr(CAPI.graph_create()), false, 0)
+    function Graph(h::Ptr{Cvoid})
+        g = new(checkptr(h), false, 0)
         finalizer(g) do g
             g.closed = true
             destroy_if_unused(g)
         end
     end
 end
+Graph() = Graph(CAPI.graph_create())
 function destroy_if_unused(g::Graph)
     if g.closed && g.users == 0 && g.h != C_NULL
         CAPI.graph_destroy(g.h)
@@ -162,9 +171,10 @@ placeholders(o::Op) = listing(o.graph, (out, n) -> CAPI.placeholders(handle(o), 
 function dot_text(g::Graph, roots::Vector{Op}=Op[])
     r = Ptr{Cvoid}[handle(o) for o in roots]
     needed = Ref{Csize_t}(0)
-    check(CAPI.graph_dot(handle(g), r, Int32(length(r)), C_NULL, 0, needed))
+    check(CAPI.graph_dot(handle(g), r, Int32(length(r)), Ptr{UInt8}(C_NULL), 0, needed))
     buf = Vector{UInt8}(undef, needed[])
-    check(CAPI.graph_dot(handle(g), r, Int32(length(r)), buf, needed[], C_NULL))
+    # A pointer, not the vector: Julia refuses to pass bytes holding a NUL as a Cstring.
+    GC.@preserve buf check(CAPI.graph_dot(handle(g), r, Int32(length(r)), pointer(buf), needed[], C_NULL))
     String(buf[1:end-1])
 end
 write_dot(g::Graph, path::AbstractString, roots::Vector{Op}=Op[]) =
@@ -260,11 +270,11 @@ deriv(cost::Op, wrt::Op) = newop(cost.graph, CAPI.deriv(handle(cost.graph), hand
 vjp(y::Op, err::Op, wrt::Op) = newop(y.graph, CAPI.vjp(handle(y.graph), handle(y), handle(err), handle(wrt)))
 
 function sgd(cost::Op, lr::Op; momentum=0.0, nesterov=false, weight_decay=0.0)
-    o = Ref(CAPI.ng_sgd_options_t(momentum, Int32(nesterov), weight_decay))
+    o = Ref(CAPI.ng_sgd_options_t(sizeof(CAPI.ng_sgd_options_t), momentum, Int32(nesterov), weight_decay))
     newop(cost.graph, CAPI.sgd(handle(cost.graph), handle(cost), handle(lr), o))
 end
 function adam(cost::Op, lr::Op; beta1=0.9, beta2=0.999, epsilon=1e-8, weight_decay=0.0)
-    o = Ref(CAPI.ng_adam_options_t(beta1, beta2, epsilon, weight_decay))
+    o = Ref(CAPI.ng_adam_options_t(sizeof(CAPI.ng_adam_options_t), beta1, beta2, epsilon, weight_decay))
     newop(cost.graph, CAPI.adam(handle(cost.graph), handle(cost), handle(lr), o))
 end
 uniform(g::Graph, ::Type{E}, axes::Vector{Axis}, low, high, seed=0) where {E} =
@@ -276,7 +286,40 @@ glorot_uniform(g::Graph, ::Type{E}, axes::Vector{Axis}, fan_in::Vector{Axis}, se
 he_normal(g::Graph, ::Type{E}, axes::Vector{Axis}, fan_in::Vector{Axis}, seed=0) where {E} =
     newop(g, CAPI.initializer_he_normal(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), axes_array(fan_in), Int32(length(fan_in)), UInt64(seed)))
 
+"""Values drawn uniformly from [low, high), new at every run (the transformer's generator:
+`seed!`)."""
+random_uniform(g::Graph, ::Type{E}, axes::Vector{Axis}, low, high) where {E} =
+    newop(g, CAPI.uniform(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), Float64(low), Float64(high)))
+"""Values drawn from N(mean, stddev^2), new at every run (the transformer's generator: `seed!`)."""
+random_normal(g::Graph, ::Type{E}, axes::Vector{Axis}, mean, stddev) where {E} =
+    newop(g, CAPI.normal(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), Float64(mean), Float64(stddev)))
+
+# Segment ops: a jagged axis in a graph is a flat axis over every real element plus its row
+# splits, an Int64 op of one axis of length segments + 1 (segment s holds the flat positions
+# splits[s] .. splits[s+1]-1, 0-based).
+segment_op(f, x::Op, along::Axis, splits::Op, segments::Axis) =
+    newop(x.graph, f(handle(x.graph), handle(x), along.h, handle(splits), segments.h))
+"""The sum of `x` over each segment of its flat axis `along`: axes (segments, x's other axes...)."""
+segment_sum(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_sum, x, along, splits, segments)
+"""The mean over each segment (0 for an empty one): axes (segments, x's other axes...)."""
+segment_mean(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_mean, x, along, splits, segments)
+"""The max over each segment (the lowest value, -Inf for floats, for an empty one)."""
+segment_max(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_max, x, along, splits, segments)
+"""The min over each segment (+Inf for an empty float segment)."""
+segment_min(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_min, x, along, splits, segments)
+"""Softmax over each segment of `along` (x's axes; `segments`, one entry per segment, is used
+inside)."""
+segment_softmax(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_softmax, x, along, splits, segments)
+"""Log-softmax over each segment of `along` (x's axes)."""
+segment_log_softmax(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_log_softmax, x, along, splits, segments)
+"""Gives every element of the flat axis `along` the value of its segment in `y` (over
+`segments`): axes (along, y's other axes...)."""
+segment_gather(y::Op, segments::Axis, splits::Op, along::Axis) =
+    newop(y.graph, CAPI.segment_gather(handle(y.graph), handle(y), segments.h, handle(splits), along.h))
+
 include("tensors.jl")
+include("shapes.jl")
 include("exec.jl")
+include("io.jl")
 
 end # module

@@ -47,7 +47,7 @@ end
 num_params(c::Computation) = Int(CAPI.computation_num_params(handle(c)))
 num_results(c::Computation) = Int(CAPI.computation_num_results(handle(c)))
 function stats(c::Computation)
-    s = Ref{CAPI.ng_computation_stats_t}()
+    s = Ref(CAPI.ng_computation_stats_t(sizeof(CAPI.ng_computation_stats_t), 0, 0, 0, 0, 0, 0))
     check(CAPI.computation_stats(handle(c), s))
     s[]
 end
@@ -73,3 +73,41 @@ function set_value!(t::Transformer, op::Op, value::AbstractArray)
     check(CAPI.transformer_set_value(handle(t), handle(op), handle(v)))
 end
 set_value!(t::Transformer, op::Op, value::Real) = set_value!(t, op, fill(convert(eltype(op), value)))
+
+"""Seeds the transformer's random generator (what `random_uniform` and `random_normal` draw)."""
+seed!(t::Transformer, seed::Integer) = check(CAPI.transformer_set_seed(handle(t), UInt64(seed)))
+
+"""Saves the values of every persistent tensor the transformer knows (variables, optimizer state)
+and its random generator's state to a checkpoint file, replacing it atomically."""
+save(t::Transformer, path::AbstractString) = check(CAPI.transformer_save(handle(t), path))
+"""Replaces the transformer's persistent values and generator state with a checkpoint's (all or
+nothing). Create the same computations (same op names) on `t` first."""
+load!(t::Transformer, path::AbstractString) = check(CAPI.transformer_load(handle(t), path))
+
+"""A computation's parameter or result: its name, element type and axes (name and length, in
+the order of the array's dimensions)."""
+struct Signature
+    name::String
+    eltype::DataType
+    axes::Vector{Pair{String,Int}}
+end
+Base.size(s::Signature) = Tuple(last(a) for a in s.axes)
+Base.show(io::IO, s::Signature) = print(io, "Signature(", s.name, ": ", s.eltype, ", ", s.axes, ")")
+cstring(p::Ptr{UInt8}) = p == C_NULL ? throw(last_error()) : unsafe_string(p)
+function signature(c::Computation, i::Integer, name, dt, rank, axis_name, axis_length)
+    h, k = handle(c), Int32(i)
+    n = rank(h, k)
+    n < 0 && throw(last_error())
+    d = dt(h, k)
+    haskey(JULIA_TYPES, d) || throw(last_error())
+    ax = [cstring(axis_name(h, k, Int32(a))) => Int(checked(axis_length(h, k, Int32(a)))) for a in 0:n-1]
+    Signature(cstring(name(h, k)), JULIA_TYPES[d], ax)
+end
+"""The computation's parameters, in the order its inputs are given."""
+params(c::Computation) = [signature(c, i, CAPI.computation_param_name, CAPI.computation_param_dtype,
+                                    CAPI.computation_param_rank, CAPI.computation_param_axis_name,
+                                    CAPI.computation_param_axis_length) for i in 0:num_params(c)-1]
+"""The computation's results, in the order it returns them."""
+results(c::Computation) = [signature(c, i, CAPI.computation_result_name, CAPI.computation_result_dtype,
+                                     CAPI.computation_result_rank, CAPI.computation_result_axis_name,
+                                     CAPI.computation_result_axis_length) for i in 0:num_results(c)-1]

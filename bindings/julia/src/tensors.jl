@@ -31,17 +31,23 @@ end
 const RELEASE_LENT = Ref{Ptr{Cvoid}}(C_NULL)  # set by init_tensors() (a C pointer is per process)
 init_tensors() = (RELEASE_LENT[] = @cfunction(release_lent, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid})))
 
-"""A tensor over a Julia array's memory, without copying: the tensor keeps the array alive."""
-function Tensor(a::Union{Array{E},SubArray{E}}) where {E}
-    RELEASE_LENT[] == C_NULL && init_tensors()
-    shape = Int64[size(a)...]
-    st = Int64[strides(a)...]               # column-major: (1, m, m*n, ...)
-    key = lock(LENT_LOCK) do
+# Keeps `a` referenced until the library calls the deleter with the returned key as its context.
+function lend(a)
+    lock(LENT_LOCK) do
         k = LENT_NEXT[]; LENT_NEXT[] += 1; LENT[k] = a; k
     end
-    p = CAPI.tensor_wrap(dtype(E), shape, st, Int32(ndims(a)), pointer(a), RELEASE_LENT[], Ptr{Cvoid}(key))
+end
+unlend(key::UInt) = lock(() -> delete!(LENT, key), LENT_LOCK)
+release_lent_ptr() = (RELEASE_LENT[] == C_NULL && init_tensors(); RELEASE_LENT[])
+
+"""A tensor over a Julia array's memory, without copying: the tensor keeps the array alive."""
+function Tensor(a::Union{Array{E},SubArray{E}}) where {E}
+    shape = Int64[size(a)...]
+    st = Int64[strides(a)...]               # column-major: (1, m, m*n, ...)
+    key = lend(a)
+    p = CAPI.tensor_wrap(dtype(E), shape, st, Int32(ndims(a)), pointer(a), release_lent_ptr(), Ptr{Cvoid}(key))
     if p == C_NULL
-        lock(() -> delete!(LENT, key), LENT_LOCK)
+        unlend(key)
         throw(last_error())
     end
     Tensor(p)
