@@ -207,3 +207,33 @@ end
     @test NG.deserialize(NG.serialize(Int32[7])) == Int32[7]
     @test_throws NanographError NG.deserialize(UInt8[0xff, 0xff])
 end
+
+# The binding against the C headers of the source tree: the generated declarations match them,
+# and every function of the library's table is used by the binding or listed under "Left out" in
+# README.md (with its reason).
+@testset "coverage" begin
+    gen = joinpath(@__DIR__, "..", "generate.py")
+    include_dir = joinpath(@__DIR__, "..", "..", "..", "include", "nanograph")
+    if !isdir(include_dir) || Sys.which("python3") === nothing
+        @info "coverage not checked: the C headers or python3 are not at hand"
+    else
+        @test success(`python3 $gen --check`)
+        names = String[string(f) for f in NG.CAPI.API_FIELDS]
+        srcdir = joinpath(@__DIR__, "..", "src")
+        source = join([read(joinpath(srcdir, f), String) for f in readdir(srcdir) if f != "capi.jl"])
+        # Direct calls (CAPI.name) and the symbols of the @eval loops (CAPI.$f over (:name, ...)).
+        used = Set(String(m.captures[1]) for m in eachmatch(r"CAPI\.(\w+)", source))
+        union!(used, Set(String(m.captures[1]) for m in eachmatch(r":(\w+)", source)))
+        readme = read(joinpath(@__DIR__, "..", "README.md"), String)
+        section = split(split(readme, "## Left out")[2], "\n## ")[1]
+        left_out = Set{String}()
+        for line in split(section, '\n')
+            startswith(line, "| `") || continue
+            first_cell = split(line, '|')[2]
+            union!(left_out, Set(String(m.captures[1]) for m in eachmatch(r"`ng_(\w+)`", first_cell)))
+        end
+        @test isempty(sort([n for n in names if !(n in used) && !(n in left_out)]))
+        @test isempty(sort([n for n in left_out if n in used]))
+        @test isempty(sort([n for n in left_out if !(n in names)]))
+    end
+end
