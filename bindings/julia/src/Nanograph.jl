@@ -161,7 +161,7 @@ function listing(g::Graph, f)
     n = f(C_NULL, Int32(0))
     n < 0 && throw(last_error())
     out = Vector{Ptr{Cvoid}}(undef, n)
-    f(pointer(out), n)
+    GC.@preserve out f(pointer(out), n)
     [Op(p, g) for p in out]
 end
 select_metadata(g::Graph, key, value=nothing) =

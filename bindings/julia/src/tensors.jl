@@ -73,7 +73,7 @@ permute_tensor(t::Tensor, order::Integer...) = Tensor(CAPI.tensor_permute(handle
 transpose_tensor(t::Tensor) = Tensor(CAPI.tensor_transpose(handle(t)))
 slice_tensor(t::Tensor, dim, start, stop, step=1) = Tensor(CAPI.tensor_slice(handle(t), Int32(dim), Int64(start), Int64(stop), Int64(step)))
 broadcast_tensor(t::Tensor, dims::Integer...) = Tensor(CAPI.tensor_broadcast(handle(t), Int64[dims...], Int32(length(dims))))
-from_data(data::Array{E}, dims::Integer...) where {E} = Tensor(CAPI.tensor_from_data(dtype(E), Int64[dims...], Int32(length(dims)), pointer(data)))
+from_data(data::Array{E}, dims::Integer...) where {E} = Tensor(CAPI.tensor_from_data(dtype(E), Int64[dims...], Int32(length(dims)), data))  # ccall roots data
 write!(t::Tensor, rowmajor::Array) = check(CAPI.tensor_write(handle(t), rowmajor, Csize_t(sizeof(rowmajor))))
 """The elements as a new Julia array indexed like the tensor (a copy)."""
 function read_array(t::Tensor)
