@@ -106,6 +106,7 @@ impl Transformer {
 
     /// Sets a persistent tensor's value (copied).
     pub fn set_value(&mut self, op: Op<'_>, value: &Tensor) -> Result<()> {
+        let _r = crate::tensor::read(&value.lock);
         check(unsafe { sys::ng_transformer_set_value(self.h, op.h, value.h) })
     }
 }
@@ -122,20 +123,27 @@ impl Computation {
     }
 
     /// Runs once: one tensor per parameter; one new tensor per result.
+    ///
+    /// A run reads its inputs' memory directly, and an assign into a parameter writes it, so the
+    /// run holds the lock of every input's memory exclusive (each once, however often it comes).
     pub fn run(&mut self, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
         let ins: Vec<_> = inputs.iter().map(|t| t.h).collect();
+        let _w = crate::tensor::write_all(inputs.iter().map(|t| &t.lock));
         let mut outs = vec![std::ptr::null_mut(); self.num_results()];
         check(unsafe { sys::ng_computation_run(self.h, ins.as_ptr(), ins.len() as i32, outs.as_mut_ptr(), outs.len() as i32) })?;
         outs.into_iter().map(Tensor::adopt).collect()
     }
 
-    /// Runs once, writing each result into the given output (matching dtype and shape).
+    /// Runs once, writing each result into the given output (matching dtype and shape). An output
+    /// may share memory with an input (`x = f(x)`); the locks of inputs and outputs are held
+    /// exclusive during the run, each once.
     pub fn run_into(&mut self, inputs: &[&Tensor], outputs: &mut [&mut Tensor]) -> Result<()> {
         let ins: Vec<_> = inputs.iter().map(|t| t.h).collect();
         let mut outs: Vec<_> = outputs.iter().map(|t| t.h).collect();
         if outs.len() != self.num_results() {
             return Err(binding_error(Status::InvalidArgument, format!("nanograph: {} outputs for {} results", outs.len(), self.num_results())));
         }
+        let _w = crate::tensor::write_all(inputs.iter().map(|t| &t.lock).chain(outputs.iter().map(|t| &t.lock)));
         check(unsafe { sys::ng_computation_run(self.h, ins.as_ptr(), ins.len() as i32, outs.as_mut_ptr(), outs.len() as i32) })
     }
 

@@ -1,17 +1,20 @@
 //! Jagged host tensors: values over a smooth or jagged shape, packed, never padded.
 use crate::shape::Shape;
-use crate::tensor::{drop_vec, Element, Tensor};
+use crate::tensor::{drop_vec, new_storage, read, write, Element, Storage, Tensor};
 use crate::{binding_error, check, check_ptr, last_error, sys, DType, Result, Status};
 use std::os::raw::c_void;
 
 /// A jagged tensor: a dtype, a smooth or jagged shape and one value per index, packed in
 /// row-major order. Reference-counted like [`Tensor`] (`Send`, `Sync`, `clone` shares it);
-/// slices are views sharing the values, writes take `&mut self`.
+/// slices are views sharing the values. Like a tensor's, the values have one read-write lock
+/// shared by every handle reaching them (clones, slices, [`values`](Jagged::values) and the
+/// tensor of [`from_values`](Jagged::from_values)): reads take it shared, writes exclusive.
 ///
 /// DLPack has no jagged form: a jagged tensor crosses as its [`values`](Jagged::values) (rank 1)
 /// and the [`row_splits`](Jagged::row_splits) of each jagged mode, both ordinary tensors.
 pub struct Jagged {
     h: *mut sys::ng_jagged_t,
+    lock: Storage,
 }
 
 unsafe impl Send for Jagged {}
@@ -27,7 +30,7 @@ impl Clone for Jagged {
     /// A second handle to the same jagged tensor: the values are shared, not copied.
     fn clone(&self) -> Jagged {
         unsafe { sys::ng_jagged_retain(self.h) };
-        Jagged { h: self.h }
+        Jagged { h: self.h, lock: self.lock.clone() }
     }
 }
 
@@ -39,8 +42,14 @@ fn count(shape: &Shape, n: usize) -> Result<()> {
 }
 
 impl Jagged {
+    /// A jagged tensor over values no other handle reaches.
     fn adopt(h: *mut sys::ng_jagged_t) -> Result<Jagged> {
-        Ok(Jagged { h: check_ptr(h)? })
+        Ok(Jagged { h: check_ptr(h)?, lock: new_storage() })
+    }
+
+    /// A jagged tensor over values the handles holding `lock` reach.
+    fn adopt_view(h: *mut sys::ng_jagged_t, lock: &Storage) -> Result<Jagged> {
+        Ok(Jagged { h: check_ptr(h)?, lock: lock.clone() })
     }
 
     /// A zero-filled jagged tensor of a smooth or jagged shape (not nested).
@@ -70,11 +79,13 @@ impl Jagged {
 
     /// A jagged tensor over the values of a rank-1 tensor, without copying.
     pub fn from_values(shape: &Shape, values: &Tensor) -> Result<Jagged> {
-        Jagged::adopt(unsafe { sys::ng_jagged_from_values(shape.h, values.h) })
+        Jagged::adopt_view(unsafe { sys::ng_jagged_from_values(shape.h, values.h) }, &values.lock)
     }
 
     /// Reads a jagged tensor off a padded dense tensor and its bool mask (copied).
     pub fn from_padded(padded: &Tensor, mask: &Tensor) -> Result<Jagged> {
+        // Only read, but locked once each even when both are one storage (a rare call: exclusive).
+        let _r = crate::tensor::write_all([&padded.lock, &mask.lock]);
         Jagged::adopt(unsafe { sys::ng_jagged_from_padded(padded.h, mask.h) })
     }
 
@@ -90,7 +101,7 @@ impl Jagged {
 
     /// The values as a rank-1 tensor view, in row-major order (no copy).
     pub fn values(&self) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_jagged_values(self.h) })
+        Tensor::adopt_view(unsafe { sys::ng_jagged_values(self.h) }, &self.lock)
     }
 
     /// The row splits of a mode (1 <= mode < rank) as a new int64 tensor.
@@ -118,13 +129,15 @@ impl Jagged {
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         self.check_dtype::<T>()?;
         let mut v = vec![T::default(); self.shape().numel() as usize];
+        let _r = read(&self.lock);
         check(unsafe { sys::ng_jagged_read(self.h, v.as_mut_ptr() as *mut c_void, std::mem::size_of_val(&v[..])) })?;
         Ok(v)
     }
 
-    /// Copies packed values in (seen by every view of them).
+    /// Copies packed values in (seen by every view of them; the lock is held exclusive meanwhile).
     pub fn write<T: Element>(&mut self, values: &[T]) -> Result<()> {
         self.check_dtype::<T>()?;
+        let _w = write(&self.lock);
         check(unsafe { sys::ng_jagged_write(self.h, values.as_ptr() as *const c_void, std::mem::size_of_val(values)) })
     }
 
@@ -132,18 +145,19 @@ impl Jagged {
     /// which entries are values.
     pub fn to_padded(&self) -> Result<(Tensor, Tensor)> {
         let (mut p, mut m) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let _r = read(&self.lock);
         check(unsafe { sys::ng_jagged_to_padded(self.h, &mut p, &mut m) })?;
         Ok((Tensor::adopt(p)?, Tensor::adopt(m)?))
     }
 
     /// A view of positions `start..stop` of mode 0.
     pub fn slice(&self, start: i64, stop: i64) -> Result<Jagged> {
-        Jagged::adopt(unsafe { sys::ng_jagged_slice(self.h, start, stop) })
+        Jagged::adopt_view(unsafe { sys::ng_jagged_slice(self.h, start, stop) }, &self.lock)
     }
 
     /// A view of the slice at an index prefix.
     pub fn at(&self, prefix: &[i64]) -> Result<Jagged> {
-        Jagged::adopt(unsafe { sys::ng_jagged_at(self.h, prefix.as_ptr(), prefix.len() as i32) })
+        Jagged::adopt_view(unsafe { sys::ng_jagged_at(self.h, prefix.as_ptr(), prefix.len() as i32) }, &self.lock)
     }
 }
 

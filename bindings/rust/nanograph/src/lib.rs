@@ -40,7 +40,7 @@ pub use onnx::{Bytes, OnnxOptions};
 pub use shape::{IndexMode, Mode, Shape, ShapeIter, ShapeKind};
 pub use graph::{Axis, Graph, Op, Slice, FLAG_CONSTANT, FLAG_INPUT, FLAG_PERSISTENT, FLAG_TRAINABLE};
 pub use ops::{AdamOptions, SgdOptions};
-pub use tensor::{Element, Tensor};
+pub use tensor::{Element, ReadSlice, Tensor};
 
 /// A status code of the C library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

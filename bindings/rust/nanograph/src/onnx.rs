@@ -138,6 +138,7 @@ impl Tensor {
     /// row-major, little-endian), whatever the strides.
     pub fn serialize(&self) -> Result<Bytes> {
         let (mut bytes, mut n) = (std::ptr::null_mut(), 0usize);
+        let _r = crate::tensor::read(&self.lock);
         check(unsafe { sys::ng_tensor_serialize(self.h, &mut bytes, &mut n) })?;
         Ok(Bytes { p: bytes, n })
     }

@@ -1,6 +1,35 @@
 //! Host tensors: reference-counted, strided, in memory the library or a Vec owns.
 use crate::{binding_error, check, check_ptr, sys, DType, Result, Status};
 use std::os::raw::c_void;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// The lock of one storage: every Rust handle (tensor, view, jagged tensor) that can reach the
+/// same memory holds the same lock. Reading elements takes it shared, writing them exclusive, so
+/// handles on different threads never race in the library.
+pub(crate) type Storage = Arc<RwLock<()>>;
+
+pub(crate) fn new_storage() -> Storage {
+    Arc::new(RwLock::new(()))
+}
+
+// The locked sections only call the library, which does not panic; a panic elsewhere while a
+// guard is held leaves consistent elements, so poisoning is ignored.
+pub(crate) fn read(s: &Storage) -> RwLockReadGuard<'_, ()> {
+    s.read().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(crate) fn write(s: &Storage) -> RwLockWriteGuard<'_, ()> {
+    s.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Exclusive locks of several storages, each taken once (the same storage may come twice) and in
+/// the order of their addresses, so that two threads locking overlapping sets never deadlock.
+pub(crate) fn write_all<'a>(storages: impl IntoIterator<Item = &'a Storage>) -> Vec<RwLockWriteGuard<'a, ()>> {
+    let mut v: Vec<&Storage> = storages.into_iter().collect();
+    v.sort_by_key(|s| Arc::as_ptr(s) as usize);
+    v.dedup_by(|a, b| Arc::ptr_eq(a, b));
+    v.into_iter().map(write).collect()
+}
 
 /// A Rust element type with a nanograph dtype.
 pub trait Element: Copy + Default + 'static {
@@ -27,10 +56,33 @@ impl Element for f64 {
 
 /// A host tensor. Dropping it drops its reference; views and DLPack exports keep the memory.
 ///
-/// Retaining and releasing are thread-safe in the library, and writes need `&mut self`, so a
-/// tensor is `Send` and `Sync`. Views share memory with the tensor they were made from.
+/// A tensor is `Send` and `Sync`. Clones and views (reshape, slice, ...) share its memory, and
+/// with it one read-write lock: reads (`to_vec`, `as_slice`, runs, ...) take it shared and writes
+/// (`write`, runs) exclusive, so threads writing and reading through different handles of the
+/// same memory see whole values, never a data race.
 pub struct Tensor {
     pub(crate) h: *mut sys::ng_tensor_t,
+    pub(crate) lock: Storage,
+}
+
+/// The elements of a dense tensor, borrowed without copying ([`Tensor::as_slice`]): derefs to
+/// `&[T]` and keeps writers to the tensor's memory (through any handle) waiting until dropped.
+pub struct ReadSlice<'a, T> {
+    data: &'a [T],
+    _guard: RwLockReadGuard<'a, ()>,
+}
+
+impl<T> std::ops::Deref for ReadSlice<'_, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        self.data
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for ReadSlice<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.data.fmt(f)
+    }
 }
 
 unsafe impl Send for Tensor {}
@@ -46,7 +98,7 @@ impl Clone for Tensor {
     /// A second handle to the same tensor: the memory is shared, not copied.
     fn clone(&self) -> Tensor {
         unsafe { sys::ng_tensor_retain(self.h) };
-        Tensor { h: self.h }
+        Tensor { h: self.h, lock: self.lock.clone() }
     }
 }
 
@@ -55,8 +107,14 @@ pub(crate) unsafe extern "C" fn drop_vec<T>(_data: *mut c_void, ctx: *mut c_void
 }
 
 impl Tensor {
+    /// A tensor over memory no other handle reaches.
     pub(crate) fn adopt(h: *mut sys::ng_tensor_t) -> Result<Tensor> {
-        Ok(Tensor { h: check_ptr(h)? })
+        Ok(Tensor { h: check_ptr(h)?, lock: new_storage() })
+    }
+
+    /// A tensor over memory the handles holding `lock` reach (a view).
+    pub(crate) fn adopt_view(h: *mut sys::ng_tensor_t, lock: &Storage) -> Result<Tensor> {
+        Ok(Tensor { h: check_ptr(h)?, lock: lock.clone() })
     }
 
     /// A zero-filled dense tensor.
@@ -92,7 +150,9 @@ impl Tensor {
     ///
     /// # Safety
     /// `data` must be valid for every element the shape and strides reach, for as long as the
-    /// tensor or any view or export of it lives.
+    /// tensor or any view or export of it lives, and nothing but this tensor, its clones and views
+    /// may read or write those elements meanwhile (the tensor's lock covers only its own handles:
+    /// wrapping the same memory twice makes two unrelated locks).
     pub unsafe fn wrap_raw(dtype: DType, shape: &[i64], strides: Option<&[i64]>, data: *mut c_void) -> Result<Tensor> {
         let st = strides.map_or(std::ptr::null(), |s| s.as_ptr());
         Tensor::adopt(sys::ng_tensor_wrap(dtype as i32, shape.as_ptr(), st, shape.len() as i32, data, None, std::ptr::null_mut()))
@@ -101,13 +161,19 @@ impl Tensor {
     /// Imports a DLPack 0.6 `DLManagedTensor` without copying; the tensor owns it on success.
     ///
     /// # Safety
-    /// `managed` must point to a valid `DLManagedTensor` the caller owns.
+    /// `managed` must point to a valid `DLManagedTensor` the caller owns, and while the tensor or
+    /// any clone or view of it lives, nothing else (the exporting library, another import of the
+    /// same memory) may write its elements, nor read them while a handle of this tensor writes.
     pub unsafe fn from_dlpack(managed: *mut c_void) -> Result<Tensor> {
         Tensor::adopt(sys::ng_tensor_from_dlpack(managed as *mut sys::DLManagedTensor))
     }
 
     /// Exports the tensor as a DLPack 0.6 `DLManagedTensor` without copying; the consumer calls
     /// its deleter once.
+    ///
+    /// The export is a raw pointer outside the tensor's lock: whoever dereferences it (unsafe
+    /// code, another library) must not access the elements while a handle of the tensor writes
+    /// them, nor write them while one reads them.
     pub fn to_dlpack(&self) -> Result<*mut c_void> {
         let mut out: *mut sys::DLManagedTensor = std::ptr::null_mut();
         check(unsafe { sys::ng_tensor_to_dlpack(self.h, &mut out) })?;
@@ -139,7 +205,8 @@ impl Tensor {
         unsafe { sys::ng_tensor_is_contiguous(self.h) == 1 }
     }
 
-    /// The address of element (0, ..., 0).
+    /// The address of element (0, ..., 0). Accessing memory through it is unsafe and outside the
+    /// tensor's lock: the same rules as for [`to_dlpack`](Tensor::to_dlpack) apply.
     pub fn data_ptr(&self) -> *mut c_void {
         unsafe { sys::ng_tensor_data(self.h) }
     }
@@ -154,17 +221,22 @@ impl Tensor {
         Ok((self.data_ptr() as *mut T, self.numel() as usize))
     }
 
-    /// The elements of a dense tensor, without copying.
-    pub fn as_slice<T: Element>(&self) -> Result<&[T]> {
+    /// The elements of a dense tensor, without copying. The returned guard holds the tensor's
+    /// lock shared: writes through any handle of the same memory wait until it is dropped (so do
+    /// not write through another handle on the same thread while holding it: that deadlocks).
+    pub fn as_slice<T: Element>(&self) -> Result<ReadSlice<'_, T>> {
         let (p, n) = self.dense::<T>()?;
-        Ok(if n == 0 { &[] } else { unsafe { std::slice::from_raw_parts(p, n) } })
+        let guard = read(&self.lock);
+        let data = if n == 0 { &[] } else { unsafe { std::slice::from_raw_parts(p as *const T, n) } };
+        Ok(ReadSlice { data, _guard: guard })
     }
 
     /// The elements of a dense tensor, writable, without copying.
     ///
     /// # Safety
-    /// Views of a tensor (reshape, slice, ...) and computations' in-place outputs share its
-    /// memory: nothing else may read or write these elements while the slice is borrowed.
+    /// Clones and views of a tensor (reshape, slice, ...), jagged tensors over its values and
+    /// computations' in-place outputs share its memory, and the slice does not hold the tensor's
+    /// lock: nothing else (on any thread) may read or write these elements while it is borrowed.
     pub unsafe fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
         let (p, n) = self.dense::<T>()?;
         Ok(if n == 0 { &mut [] } else { std::slice::from_raw_parts_mut(p, n) })
@@ -176,46 +248,50 @@ impl Tensor {
             return Err(binding_error(Status::DType, format!("nanograph: the tensor is {}, not {}", self.dtype().name(), T::DTYPE.name())));
         }
         let mut v = vec![T::default(); self.numel() as usize];
+        let _r = read(&self.lock);
         check(unsafe { sys::ng_tensor_read(self.h, v.as_mut_ptr() as *mut c_void, v.len() * std::mem::size_of::<T>()) })?;
         Ok(v)
     }
 
-    /// Copies dense row-major values in, whatever the strides.
+    /// Copies dense row-major values in, whatever the strides (seen by every clone and view; the
+    /// tensor's lock is held exclusive meanwhile).
     pub fn write<T: Element>(&mut self, values: &[T]) -> Result<()> {
         if self.dtype() != T::DTYPE {
             return Err(binding_error(Status::DType, format!("nanograph: the tensor is {}, not {}", self.dtype().name(), T::DTYPE.name())));
         }
+        let _w = write(&self.lock);
         check(unsafe { sys::ng_tensor_write(self.h, values.as_ptr() as *const c_void, std::mem::size_of_val(values)) })
     }
 
     /// A dense copy.
     pub fn copy(&self) -> Result<Tensor> {
+        let _r = read(&self.lock);
         Tensor::adopt(unsafe { sys::ng_tensor_copy(self.h) })
     }
 
     /// A view with another shape (Unsupported when the strides do not allow it).
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_reshape(self.h, shape.as_ptr(), shape.len() as i32) })
+        Tensor::adopt_view(unsafe { sys::ng_tensor_reshape(self.h, shape.as_ptr(), shape.len() as i32) }, &self.lock)
     }
 
     /// A view whose dimension i is dimension order[i].
     pub fn permute(&self, order: &[i32]) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_permute(self.h, order.as_ptr(), order.len() as i32) })
+        Tensor::adopt_view(unsafe { sys::ng_tensor_permute(self.h, order.as_ptr(), order.len() as i32) }, &self.lock)
     }
 
     /// A view with every dimension reversed.
     pub fn transpose(&self) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_transpose(self.h) })
+        Tensor::adopt_view(unsafe { sys::ng_tensor_transpose(self.h) }, &self.lock)
     }
 
     /// A view of one dimension with Python's slice semantics.
     pub fn slice(&self, dim: i32, start: i64, stop: i64, step: i64) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_slice(self.h, dim, start, stop, step) })
+        Tensor::adopt_view(unsafe { sys::ng_tensor_slice(self.h, dim, start, stop, step) }, &self.lock)
     }
 
     /// A view repeating the tensor over a larger shape, NumPy style.
     pub fn broadcast(&self, shape: &[i64]) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_broadcast(self.h, shape.as_ptr(), shape.len() as i32) })
+        Tensor::adopt_view(unsafe { sys::ng_tensor_broadcast(self.h, shape.as_ptr(), shape.len() as i32) }, &self.lock)
     }
 }
 
