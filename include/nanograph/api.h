@@ -17,9 +17,11 @@
  * - The table only grows: new functions are appended at the end; a field is never removed,
  *   reordered or re-typed. A version, once published, is served unchanged forever, so a host
  *   built against version N works with every later library of the same major version.
- * - ::NG_API_VERSION is the version of this header's table. ng_get_api() serves every version
- *   from 1 up to its own and returns NULL (with ::NG_ERR_UNSUPPORTED) for a newer one: the host
- *   was built against a newer header than the library it loaded.
+ * - ::NG_API_VERSION is the version of this header's table. A library that appends entries
+ *   raises it, and the struct marks where each version's entries begin. ng_get_api() serves every
+ *   version from 1 up to its own and returns NULL (with ::NG_ERR_UNSUPPORTED) for a newer one:
+ *   the host was built against a newer header than the library it loaded, whose table would end
+ *   before the entries the host expects.
  * - Structs that may grow (options, stats) start with `size_t struct_size`, which the caller
  *   sets to `sizeof` the struct as it compiled it; the library reads and writes only that many
  *   bytes (use the `*_options_init()` functions to fill options).
@@ -46,7 +48,7 @@ extern "C" {
 #endif
 
 /** The version of the function table this header declares. */
-#define NG_API_VERSION 1
+#define NG_API_VERSION 2
 
 /**
  * @brief Every public function of the library, as a pointer named after it without `ng_`.
@@ -435,6 +437,8 @@ typedef struct ng_api {
     ng_graph_t *(*onnx_import_file_with)(const char *path, const char *const *dim_names,
                                          const int64_t *dim_lengths, int32_t num_dims,
                                          uint32_t options); /**< ng_onnx_import_file_with() */
+    /* Version 2: TensorProto serialization, random ops, checkpoints, the per-transformer
+     * allocator. */
     ng_status_t (*tensor_serialize)(const ng_tensor_t *t, void **bytes,
                                     size_t *size); /**< ng_tensor_serialize() */
     ng_tensor_t *(*tensor_deserialize)(const void *bytes,

@@ -6,7 +6,7 @@ from ctypes import (CFUNCTYPE, Structure, c_char, c_char_p, c_double, c_float, c
                     c_uint32, c_uint64, c_void_p)
 
 # Constants: numeric #defines and enum values.
-NG_API_VERSION = 1
+NG_API_VERSION = 2
 NG_VERSION_MINOR = 1
 NG_VERSION_PATCH = 0
 NG_ONNX_TRAINABLE = 1
