@@ -4,7 +4,8 @@
 // Error bounds (floats, versus libm in double rounded to the dtype): exact (0 ulp) for copy,
 // negative, absolute, sign, sqrt, square, reciprocal, relu and every binary operation (IEEE
 // operations on float operands are exact in double, and pow goes through libm in both);
-// kMathUlps for exp, log, sin, cos, tanh and sigmoid (xsimd's polynomial approximations).
+// kMathUlps for exp, log, sin, cos, tanh and sigmoid (polynomial approximations; float32 tanh
+// also over a dense sweep of its domain, to kTanhFloatUlps).
 #include "test_kernels_support.hpp"
 
 using namespace ng::kernels;
@@ -523,6 +524,51 @@ void test_accumulate_and_fill(void **) {
     assert_true(u[0] == 255 && u[2] == 255);
 }
 
+// Float tanh against tanh in double over a dense sweep of float32 values: every 257th bit pattern
+// from 0 to 12 (where tanh is 1 in float), with its negation, and the edge cases (zeros,
+// subnormals, the smallest normal, values around the saturation point, huge values, infinities,
+// NaN). The bound: kTanhFloatUlps, counted against the double result rounded to float.
+constexpr int64_t kTanhFloatUlps = 2;
+
+void test_tanh_float_sweep(void **) {
+    std::vector<float> x;
+    uint32_t top;
+    float twelve = 12.f;
+    std::memcpy(&top, &twelve, sizeof top);
+    for (uint32_t bits = 0; bits <= top; bits += 257) {
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        x.push_back(v);
+        x.push_back(-v);
+    }
+    const float edges[] = {0.f,    -0.f,    1e-45f,   -1e-45f,   1e-40f, 1.17549435e-38f,
+                           1e-8f,  -1e-8f,  0.17328f, 0.34657f,  0.5f,   8.9f,
+                           9.01f,  9.1f,    -9.1f,    20.f,      40.f,   1e30f,
+                           -1e30f, 3.4e38f, INFINITY, -INFINITY, NAN,    -NAN};
+    x.insert(x.end(), std::begin(edges), std::end(edges));
+    auto n = int64_t(x.size());
+    for (auto *t : tables())
+        for (size_t misalign : {size_t(0), size_t(4)}) {
+            Buffer in(NG_FLOAT32, n, misalign), out(NG_FLOAT32, n, misalign);
+            std::memcpy(in.data(), x.data(), x.size() * sizeof(float));
+            t->unary(UnaryFn::Tanh, NG_FLOAT32, n, in.data(), out.data());
+            int64_t worst = 0;
+            for (int64_t i = 0; i < n; ++i) {
+                float got = out.as<float>()[i];
+                auto want = float(std::tanh(double(x[size_t(i)])));
+                int64_t d = kt::ulp_distance(got, want);
+                if (d > kTanhFloatUlps || std::signbit(got) != std::signbit(want))
+                    fail_msg("%s tanh(%.9g) = %.9g, want %.9g (%lld ulp > %lld)", t->name,
+                             double(x[size_t(i)]), double(got), double(want), (long long)d,
+                             (long long)kTanhFloatUlps);
+                worst = std::max(worst, d);
+            }
+            if (!out.guard_intact()) fail_msg("%s tanh wrote past the end", t->name);
+            print_message("%s: float32 tanh within %lld ulp over %lld values\n", t->name,
+                          (long long)worst, (long long)n);
+        }
+}
+
 void test_level1_errors(void **) {
     float x[2] = {1, 2}, out[2];
     int32_t i[2] = {1, 2};
@@ -575,6 +621,7 @@ int main() {
         cmocka_unit_test(test_reduce_all_hand_values),
         cmocka_unit_test(test_accumulate_rows),
         cmocka_unit_test(test_accumulate_and_fill),
+        cmocka_unit_test(test_tanh_float_sweep),
         cmocka_unit_test(test_level1_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
