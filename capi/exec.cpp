@@ -96,6 +96,7 @@ NG_API ng_computation_t *ng_computation_create(ng_transformer_t *t, ng_op_t *con
         auto param_ops = ops_of(params, nparams, "params", "nparams");
         auto handle = std::make_unique<ng_computation>();
         handle->impl = std::make_unique<ng::Computation>(t->impl, result_ops, param_ops);
+        handle->impl->recycle_outputs();
         handle->inputs.resize(param_ops.size());
         handle->outputs.resize(result_ops.size());
         handle->fresh.resize(result_ops.size());

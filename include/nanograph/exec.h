@@ -124,7 +124,9 @@ NG_API int32_t ng_transformer_num_threads(const ng_transformer_t *t);
  * Memory made before the call stays with the allocator that made it and is freed through it
  * (the rule of ng_set_allocator()): keep an allocator's functions and ctx valid until every
  * block it made is returned, that is until t, every computation created on t and every output
- * tensor of their runs are destroyed or released, in any order.
+ * tensor of their runs are destroyed or released, in any order. (A computation keeps the memory
+ * of its last new output per result for reuse, see ng_computation_run(): after a release, that
+ * block goes back when the computation is destroyed or when a run finds another allocator.)
  *
  * Thread safety: may be called from any thread, also while computations of t run on others; a
  * run under way may finish with the allocator it started with. Calls on one transformer from
@@ -283,6 +285,15 @@ NG_API int64_t ng_computation_result_axis_length(const ng_computation_t *c, int3
  *        an input or another output (running `x = f(x)` in place is allowed): such a result is
  *        written after every input has been read. A dense result into a dense output that shares
  *        nothing is computed straight into it, with no copy (output forwarding).
+ *        New tensors are recycled: the computation keeps the memory of the last new tensor it
+ *        made for each result, and when the caller has released that tensor and every view of
+ *        it, the next run that makes a new tensor for the result reuses the memory (same data
+ *        pointer, new values) instead of allocating. A loop that releases each result before the
+ *        next run thus allocates nothing once warm, and holds no more memory than the previous
+ *        run handed out. A tensor still referenced is never reused or written. The memory stays
+ *        with the allocator that made it: a run whose allocator (ng_transformer_set_allocator(),
+ *        ng_set_allocator()) differs gives it back and allocates anew; ng_computation_destroy()
+ *        gives it back too.
  * @param num_outputs The length of `outputs`: must equal the computation's result count
  *        (ng_computation_num_results()).
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or inputs, or a count that is

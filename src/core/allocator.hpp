@@ -18,6 +18,11 @@ struct Allocator {
     void *ctx = nullptr;
 
     bool is_default() const noexcept { return allocate == nullptr; }
+    // The same functions and context: memory from one may go back to the other.
+    bool operator==(const Allocator &o) const noexcept {
+        return allocate == o.allocate && deallocate == o.deallocate && ctx == o.ctx;
+    }
+    bool operator!=(const Allocator &o) const noexcept { return !(*this == o); }
 };
 
 // The allocator new storage made on the calling thread uses: the innermost AllocatorScope's, or

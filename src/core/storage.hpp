@@ -30,6 +30,8 @@ public:
     void *data() const noexcept { return data_; }
     size_t bytes() const noexcept { return bytes_; }
     bool owned() const noexcept { return owned_; }
+    // Owned storage: true when it was made by `a` (so it may be used as if `a` had just made it).
+    bool made_by(const Allocator &a) const noexcept { return owned_ && allocator_ == a; }
 
     // Takes ownership of borrowed memory after the fact: `deleter(deleter_data, ctx)` runs when
     // the storage dies. Callers build every object that may still fail first and call this

@@ -29,8 +29,15 @@ public:
 
     // inputs: one tensor per parameter. outputs: one slot per result; a result whose slot is
     // null goes into a new tensor in fresh[i]. Everything is validated before anything runs.
-    // Once warm, a run allocates nothing but those new tensors.
+    // Once warm, a run allocates nothing but those new tensors (and, with recycle_outputs, not
+    // even those once their caller releases them).
     void run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh);
+
+    // From now on the computation keeps the storage of each new output it hands out, and the
+    // next run reuses it for the same result once nothing else refers to it (new_output). For
+    // computations run again and again (the C API's); an initializer runs once, and keeping its
+    // output would only hold memory.
+    void recycle_outputs() { recycles_outputs_ = true; }
 
     const Plan &plan() const { return plan_; }
     int32_t num_source_ops() const { return num_source_ops_; }
@@ -44,6 +51,7 @@ private:
     bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                      Tensor *const *outputs) const;
     void copy_result(size_t i, Tensor &out, ThreadPool *pool);
+    Tensor new_output(size_t i);
     void compile();
     void compile_persistents(const std::vector<const Op *> &results,
                              std::vector<uint64_t> &compiling);
@@ -63,6 +71,10 @@ private:
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Scratch scratch_;  // the running thread's kernel scratch (one run at a time)
     kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
+    // Per result: the storage of the new output the last run that made one handed out, while
+    // recycling (see new_output).
+    std::vector<std::shared_ptr<Storage>> recycled_;
+    bool recycles_outputs_ = false;
     int32_t num_source_ops_ = 0;
     bool uses_persistent_ = false;  // the plan reads or writes the transformer's values
 };
