@@ -127,11 +127,13 @@ static void test_elementwise_of_pad_and_transpose(void **state) {
 }
 
 /* One computation run again and again with inputs of other strides (dense, transposed view,
- * reversed view, dense again): each run must follow its own input's layout. */
+ * reversed view, dense again): each run must follow its own input's layout, in its GEMM, its
+ * reduction and its elementwise step (whose kernels are planned for the strides of each
+ * compilation). */
 static void test_rerun_with_other_input_strides(void **state) {
     (void)state;
     enum { R = 5, S = 7 };
-    double a[R * S], v[S], want[R], got[R], at[S * R], ar[R * S];
+    double a[R * S], v[S], want[R], got[R], at[S * R], ar[R * S], want_p[R * S], got_p[R * S];
     for (int i = 0; i < R * S; ++i) a[i] = ex_value(i, 7);
     for (int i = 0; i < S; ++i) v[i] = ex_value(i, 8);
     for (int r = 0; r < R; ++r)
@@ -142,14 +144,16 @@ static void test_rerun_with_other_input_strides(void **state) {
     for (int r = 0; r < R; ++r) {
         want[r] = 0;
         for (int s = 0; s < S; ++s) want[r] += a[r * S + s] * v[s];
+        for (int s = 0; s < S; ++s) want_p[r * S + s] = a[r * S + s] * v[s];
     }
     ng_graph_t *g = ng_graph_create();
     const ng_axis_t *Ra = ng_axis(g, "R", R), *Sa = ng_axis(g, "S", S);
     ng_op_t *pa = ng_placeholder(g, NG_FLOAT64, (const ng_axis_t *[]){Ra, Sa}, 2, NULL);
     ng_op_t *pv = ng_placeholder(g, NG_FLOAT64, &Sa, 1, NULL);
-    ng_op_t *res[2] = {ng_dot(g, pa, pv), ng_sum(g, ng_multiply(g, pa, pv), &Sa, 1)};
+    ng_op_t *res[3] = {ng_dot(g, pa, pv), ng_sum(g, ng_multiply(g, pa, pv), &Sa, 1),
+                       ng_multiply(g, pa, pv)};
     ng_transformer_t *t = ng_transformer_create(NULL);
-    ng_computation_t *c = ng_computation_create(t, res, 2, (ng_op_t *[]){pa, pv}, 2);
+    ng_computation_t *c = ng_computation_create(t, res, 3, (ng_op_t *[]){pa, pv}, 2);
     assert_non_null(c);
     ng_tensor_t *dense = ex_tensor(NG_FLOAT64, (int64_t[]){R, S}, 2, a);
     ng_tensor_t *tbase = ex_tensor(NG_FLOAT64, (int64_t[]){S, R}, 2, at);
@@ -159,8 +163,8 @@ static void test_rerun_with_other_input_strides(void **state) {
     ng_tensor_t *tv = ex_tensor(NG_FLOAT64, (int64_t[]){S}, 1, v);
     ng_tensor_t *layouts[4] = {dense, transposed, reversed, dense};
     for (int run = 0; run < 4; ++run) {
-        ng_tensor_t *out[2] = {NULL, NULL};
-        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, 2, out, 2),
+        ng_tensor_t *out[3] = {NULL, NULL, NULL};
+        assert_int_equal(ng_computation_run(c, (ng_tensor_t *[]){layouts[run], tv}, 2, out, 3),
                          NG_OK);
         for (int k = 0; k < 2; ++k) {
             ex_read(out[k], got);
@@ -169,6 +173,11 @@ static void test_rerun_with_other_input_strides(void **state) {
             ex_assert_close(got, want, R, 0, what);
             ng_tensor_release(out[k]);
         }
+        ex_read(out[2], got_p);
+        char what[48];
+        snprintf(what, sizeof what, "run %d product", run);
+        ex_assert_close(got_p, want_p, R * S, 0, what);
+        ng_tensor_release(out[2]);
     }
     ng_tensor_release(tv);
     ng_tensor_release(reversed);

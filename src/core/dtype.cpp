@@ -6,18 +6,6 @@ bool dtype_valid(DType dt) noexcept {
     return dt >= NG_BOOL && dt <= NG_FLOAT64;
 }
 
-size_t dtype_size(DType dt) noexcept {
-    switch (dt) {
-    case NG_BOOL:
-    case NG_UINT8: return 1;
-    case NG_INT32:
-    case NG_FLOAT32: return 4;
-    case NG_INT64:
-    case NG_FLOAT64: return 8;
-    default: return 0;
-    }
-}
-
 const char *dtype_name(DType dt) noexcept {
     switch (dt) {
     case NG_BOOL: return "bool";

@@ -11,7 +11,18 @@ namespace ng {
 using DType = ng_dtype_t;
 
 bool dtype_valid(DType dt) noexcept;
-size_t dtype_size(DType dt) noexcept;       // 0 for an invalid dtype
+// 0 for an invalid dtype. Inline: every strided address computation asks it.
+inline size_t dtype_size(DType dt) noexcept {
+    switch (dt) {
+    case NG_BOOL:
+    case NG_UINT8: return 1;
+    case NG_INT32:
+    case NG_FLOAT32: return 4;
+    case NG_INT64:
+    case NG_FLOAT64: return 8;
+    default: return 0;
+    }
+}
 const char *dtype_name(DType dt) noexcept;  // "invalid" for an invalid dtype
 bool dtype_is_float(DType dt) noexcept;
 bool dtype_is_integer(DType dt) noexcept;  // int32, int64, uint8 (not bool)

@@ -58,13 +58,17 @@ Allocator current_allocator() noexcept {
     return installed;
 }
 
+// An empty scope touches no thread-local state: every run enters one, and most transformers
+// have no allocator of their own.
 AllocatorScope::AllocatorScope(const std::optional<Allocator> &a) noexcept
-    : allocator_(a), previous_(scoped_allocator) {
-    if (allocator_) scoped_allocator = &*allocator_;
+    : allocator_(a), previous_(nullptr) {
+    if (!allocator_) return;
+    previous_ = scoped_allocator;
+    scoped_allocator = &*allocator_;
 }
 
 AllocatorScope::~AllocatorScope() {
-    scoped_allocator = previous_;
+    if (allocator_) scoped_allocator = previous_;
 }
 
 void set_allocator(const Allocator &a) noexcept {

@@ -35,20 +35,40 @@ int64_t Layout::numel() const {
 }
 
 bool Layout::is_row_major_contiguous() const {
-    if (numel() == 0) return true;
+    // One pass: dense unless a dimension longer than 1 has an unexpected stride. A shape whose
+    // element count overflows is left to numel(), which throws as before.
     int64_t expected = 1;
+    bool dense = true;
     for (size_t k = shape.size(); k-- > 0;) {
+        if (shape[k] == 0) return numel() == 0;
         if (shape[k] == 1) continue;
-        if (strides[k] != expected) return false;
-        expected *= shape[k];
+        dense = dense && strides[k] == expected;
+        if (shape[k] < 0 || __builtin_mul_overflow(expected, shape[k], &expected))
+            return numel() == 0;
     }
-    return true;
+    return dense;
 }
 
 void Layout::extent(int64_t &lowest, int64_t &past_highest) const {
+    // The common case in one pass without a check that can throw (runs ask it of every tensor
+    // they are given): no empty or negative dimension, nothing overflows. Anything else takes the
+    // checked path below, which gives the empty extent or the error.
+    int64_t count = 1, low = 0, high = 0;
+    bool plain = true;
+    for (size_t k = 0; plain && k < shape.size(); ++k) {
+        int64_t reach = 0;
+        plain = shape[k] > 0 && !__builtin_mul_overflow(count, shape[k], &count) &&
+                !__builtin_mul_overflow(shape[k] - 1, strides[k], &reach) &&
+                !__builtin_add_overflow(reach < 0 ? low : high, reach, reach < 0 ? &low : &high);
+    }
+    if (plain && !__builtin_add_overflow(offset, low, &lowest) &&
+        !__builtin_add_overflow(offset, high, &past_highest) &&
+        !__builtin_add_overflow(past_highest, int64_t{1}, &past_highest))
+        return;
+
     lowest = past_highest = offset;
     if (numel() == 0) return;
-    int64_t low = 0, high = 0;
+    low = high = 0;
     for (size_t k = 0; k < shape.size(); ++k) {
         int64_t reach = checked_mul(shape[k] - 1, strides[k], "strides");
         if (reach < 0)

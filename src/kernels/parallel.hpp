@@ -12,6 +12,13 @@ namespace ng::kernels {
 constexpr int64_t kParallelMinElements = 65536;
 constexpr int64_t kChunkMinElements = 16384;
 
+// Whether a driver over a space of `points` points may hand work to a pool at all. The drivers'
+// estimates of their work (items * elements_per_item below) count whole tiles and chunks rounded
+// up, which is at most 4 times the points; below that, a caller can skip fetching a pool.
+inline bool may_split(int64_t points) {
+    return points >= kParallelMinElements / 4;
+}
+
 // body(begin, end) over [0, items) where each item costs about `elements_per_item` elements.
 template <class Body>
 void for_items(ThreadPool *pool, int64_t items, int64_t elements_per_item, const Body &body) {

@@ -14,8 +14,9 @@
 #include "kernels/iteration.hpp"
 #include "kernels/kernel_names.hpp"
 #include "kernels/parallel.hpp"
-#include "kernels/tile_program.hpp"
+#include "kernels/prepared.hpp"
 #include "kernels/scratch.hpp"
+#include "kernels/tile_program.hpp"
 
 namespace ng::kernels {
 namespace {
@@ -163,65 +164,76 @@ struct ReduceRun {
     }
 };
 
-// Every output element gets the identity (the reduced dimensions are empty).
-void fill_outputs_with_identity(ReduceFn f, DType dt, IterationSpace &space, void *out) {
-    int32_t kept =
-        space.partition(space.rank(), [&](int32_t d) { return space.stride(0, d) != 0; });
-    unsigned char identity[8];
-    fill_identity(f, dt, 1, identity);
-    auto offsets = static_cast<int64_t *>(
-        thread_scratch(ScratchArea::Operands, space.operands() * sizeof(int64_t)));
-    for (int64_t k = 0, n = space.count(0, kept); k < n; ++k) {
-        std::fill(offsets, offsets + space.operands(), 0);
-        space.add_offsets(0, kept, k, offsets);
-        broadcast(dtype_size(dt), 1, identity, advance(out, offsets[0], dtype_size(dt)), 1);
+}  // namespace
+
+void ReducePlan::prepare(ReduceFn f, const Program &program, const std::vector<int64_t> &shape,
+                         const std::vector<Strided> &inputs, const Strided &out) {
+    check_fn(f);
+    if (inputs.size() != program.inputs.size())
+        throw internal_error("run_reduce: program has ", program.inputs.size(), " inputs, given ",
+                             inputs.size());
+    space_.assign("run_reduce", shape, {&out}, inputs);
+    f_ = f;
+    dt_ = program.result_dtype();
+    empty_ = space_.numel() == 0;
+    if (empty_) {
+        // Every output element gets the identity: the kept dimensions first.
+        kept_ =
+            space_.partition(space_.rank(), [&](int32_t d) { return space_.stride(0, d) != 0; });
+        return;
     }
+
+    // Read input 0 in memory order.
+    space_.simplify_for(inputs.empty() ? IterationSpace::kKeepOrder : 1);
+    // Kept outer dimensions first; the innermost stays innermost.
+    space_.partition(space_.rank() - 1, [&](int32_t d) { return space_.stride(0, d) != 0; });
+    space_.coalesce();
+    last_ = space_.rank() - 1;
+    kept_ = 0;
+    while (kept_ < last_ && space_.stride(0, kept_) != 0) ++kept_;
+
+    const int32_t ops = space_.operands();
+    input_strides_.resize(ops - 1);
+    for (int32_t i = 1; i < ops; ++i) input_strides_[i - 1] = space_.last_stride(i);
+    program_.prepare("run_reduce", program, input_strides_, false);
+    sizes_.resize(ops);
+    sizes_[0] = dtype_size(dt_);
+    for (int32_t i = 1; i < ops; ++i) sizes_[i] = dtype_size(program.inputs[i - 1]);
 }
 
-}  // namespace
+void ReducePlan::run(void *const *bases, ThreadPool *pool) const {
+    with_scratch([&](Scratch &) {  // the calling thread's part uses thread_scratch()
+        if (empty_) {
+            unsigned char identity[8];
+            fill_identity(f_, dt_, 1, identity);
+            const size_t size = dtype_size(dt_);
+            auto offsets = static_cast<int64_t *>(
+                thread_scratch(ScratchArea::Operands, space_.operands() * sizeof(int64_t)));
+            for (int64_t k = 0, n = space_.count(0, kept_); k < n; ++k) {
+                std::fill(offsets, offsets + space_.operands(), 0);
+                space_.add_offsets(0, kept_, k, offsets);
+                broadcast(size, 1, identity, advance(bases[0], offsets[0], size), 1);
+            }
+            return;
+        }
+        ReduceRun run{f_, dt_, sizes_[0], space_, program_, sizes_, bases, kept_, last_};
+        if (space_.last_stride(0) == 0)
+            run.innermost_reduced(pool);
+        else
+            run.innermost_kept(pool);
+    });
+}
 
 void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &shape,
                 const std::vector<Strided> &inputs, const Strided &out, ThreadPool *pool) {
     with_scratch([&](Scratch &scratch) {
-        IterationSpace &space = scratch.reduce.space;
-        TileProgram &tile_program = scratch.reduce.program;
-        std::vector<int64_t> &input_strides = scratch.reduce.input_strides;
-        std::vector<size_t> &sizes = scratch.reduce.sizes;
+        ReducePlan &plan = scratch.reduce.plan;
         std::vector<void *> &bases = scratch.reduce.bases;
-
-        check_fn(f);
-        if (inputs.size() != program.inputs.size())
-            throw internal_error("run_reduce: program has ", program.inputs.size(),
-                                 " inputs, given ", inputs.size());
-        space.assign("run_reduce", shape, {&out}, inputs);
-        DType dt = program.result_dtype();
-        if (space.numel() == 0) return fill_outputs_with_identity(f, dt, space, out.data);
-
-        // Read input 0 in memory order.
-        space.simplify_for(inputs.empty() ? IterationSpace::kKeepOrder : 1);
-        // Kept outer dimensions first; the innermost stays innermost.
-        space.partition(space.rank() - 1, [&](int32_t d) { return space.stride(0, d) != 0; });
-        space.coalesce();
-        int32_t last = space.rank() - 1;
-        int32_t kept = 0;
-        while (kept < last && space.stride(0, kept) != 0) ++kept;
-
-        auto ops = space.operands();
-        input_strides.resize(ops - 1);
-        for (int32_t i = 1; i < ops; ++i) input_strides[i - 1] = space.last_stride(i);
-        tile_program.prepare("run_reduce", program, input_strides, false);
-        sizes.resize(ops);
-        sizes[0] = dtype_size(dt);
-        for (int32_t i = 1; i < ops; ++i) sizes[i] = dtype_size(program.inputs[i - 1]);
-        bases.resize(ops);
+        plan.prepare(f, program, shape, inputs, out);
+        bases.resize(inputs.size() + 1);
         bases[0] = out.data;
         for (size_t i = 0; i < inputs.size(); ++i) bases[i + 1] = inputs[i].data;
-
-        ReduceRun run{f, dt, sizes[0], space, tile_program, sizes, bases.data(), kept, last};
-        if (space.last_stride(0) == 0)
-            run.innermost_reduced(pool);
-        else
-            run.innermost_kept(pool);
+        plan.run(bases.data(), pool);
     });
 }
 

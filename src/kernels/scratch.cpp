@@ -28,7 +28,11 @@ ScratchScope::~ScratchScope() {
 void *thread_scratch(ScratchArea area, size_t bytes) {
     Scratch *s = current;
     if (s == nullptr) throw internal_error("thread_scratch: no scratch installed on this thread");
-    Scratch::Buffer &b = s->buffers[static_cast<int>(area)];
+    return scratch_buffer(*s, area, bytes);
+}
+
+void *scratch_buffer(Scratch &s, ScratchArea area, size_t bytes) {
+    Scratch::Buffer &b = s.buffers[static_cast<int>(area)];
     if (bytes > b.bytes) {
         size_t grown = std::max(bytes, b.bytes * 2);
         b.data.reset(static_cast<unsigned char *>(::operator new(grown, std::align_val_t(64))));

@@ -15,7 +15,7 @@
 
 #include "kernels/iteration.hpp"
 #include "kernels/kernels.hpp"
-#include "kernels/tile_program.hpp"
+#include "kernels/prepared.hpp"
 
 namespace ng::kernels {
 
@@ -29,18 +29,13 @@ struct Scratch {
         size_t bytes = 0;
     };
 
+    // The drivers' plans (kernels/prepared.hpp), prepared again at each call.
     struct {
-        TileProgram program;
-        std::vector<int64_t> input_strides;
-        std::vector<size_t> element_sizes;
-    } tiles;
-    struct {
-        IterationSpace space;
+        ElementwisePlan plan;
         std::vector<void *> bases;
     } elementwise;
     struct {
-        IterationSpace space;
-        Program program;  // no instructions: the result is input 0
+        ElementwisePlan plan;
     } copy;
     struct {
         IterationSpace space;
@@ -52,10 +47,7 @@ struct Scratch {
         Strided marker;
     } softmax;
     struct {
-        IterationSpace space;
-        TileProgram program;
-        std::vector<int64_t> input_strides;
-        std::vector<size_t> sizes;
+        ReducePlan plan;
         std::vector<void *> bases;
     } reduce;
     Buffer buffers[static_cast<int>(ScratchArea::Count)];
@@ -63,6 +55,9 @@ struct Scratch {
 
 // The calling thread's current scratch, or null.
 Scratch *current_scratch() noexcept;
+
+// thread_scratch() (kernels/iteration.hpp) of a given scratch: for a caller that holds it already.
+void *scratch_buffer(Scratch &s, ScratchArea area, size_t bytes);
 
 // Makes `s` the calling thread's scratch until the scope ends (then the previous one again).
 class ScratchScope {

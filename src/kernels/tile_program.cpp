@@ -65,7 +65,9 @@ void TileProgram::prepare(const char *driver, const Program &p,
     if (input_strides.size() != p.inputs.size())
         throw internal_error(driver, ": program has ", inputs, " inputs, given ",
                              input_strides.size());
-    program_ = &p;
+    program_.inputs.assign(p.inputs.begin(), p.inputs.end());
+    program_.code.assign(p.code.begin(), p.code.end());
+    program_.result = p.result;
     result_ = p.result;
     if (result_ < 0 || result_ >= registers)
         throw internal_error(driver, ": result register ", result_, " out of range");
@@ -137,7 +139,7 @@ size_t TileProgram::scratch_bytes() const {
 
 TileValues TileProgram::run(void *scratch, int64_t len, const char *const *inputs,
                             void *out) const {
-    const Program &p = *program_;
+    const Program &p = program_;
     auto count = static_cast<int32_t>(p.inputs.size());
     auto values = static_cast<const void **>(scratch);
     char *slot_base = static_cast<char *>(scratch) + header_bytes(dtypes_.size());

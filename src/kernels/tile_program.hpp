@@ -1,7 +1,9 @@
-// An elementwise Program prepared for one run of a driver: every register gets a step (1 = a
+// An elementwise Program prepared for one iteration space: every register gets a step (1 = a
 // tile of values, 0 = one value for the whole tile, computed once) and a scratch slot, with slots
 // reused once a register is dead. run() evaluates the program on one tile with the level-1
-// primitives.
+// primitives. It keeps its own copy of the program, so a prepared TileProgram (inside a
+// kernels/prepared.hpp plan) can be kept, copied and moved independently of the Program it was
+// made from; run() is const and may be called by several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +35,7 @@ public:
     TileValues run(void *scratch, int64_t len, const char *const *inputs, void *out) const;
 
 private:
-    const Program *program_ = nullptr;
+    Program program_;  // a copy; assigned in place so that a warm prepare() does not allocate
     int32_t result_ = -1;
     std::vector<DType> dtypes_;        // per register
     std::vector<int> steps_;           // per register

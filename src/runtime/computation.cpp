@@ -6,6 +6,7 @@
 
 #include "core/checked_math.hpp"
 #include "graph/queries.hpp"
+#include "kernels/parallel.hpp"
 #include "passes/memory_plan.hpp"
 #include "passes/pipeline.hpp"
 
@@ -89,30 +90,61 @@ void Computation::compile() {
             buffer_specs_[b] = persistents_.at(plan_.buffers[b].persistent).get();
     forwarded_.assign(plan_.results.size(), false);
     recycled_.resize(plan_.results.size());  // the results keep their dtypes and shapes
+    forwardable_.assign(plan_.results.size(), false);
     executor_ = std::make_unique<Executor>(plan_);
     uses_persistent_ = false;
     for (const Buffer &b : plan_.buffers) uses_persistent_ |= b.kind == Buffer::Kind::Persistent;
+    // A run fetches the transformer's pool only when a kernel may split its work: a step, or
+    // the copy of a result out of the arena.
+    needs_pool_ = executor_->may_use_pool();
+    for (size_t i = 0; i < plan_.results.size(); ++i) {
+        forwardable_[i] = is_forwardable_result(plan_, plan_.results[i]);
+        needs_pool_ |= kernels::may_split(checked_numel(plan_.result_shapes[i], "result shape"));
+    }
 }
+
+namespace {
+
+// Shapes and strides as a run compares them: ranks are small, so a plain loop beats memcmp.
+bool same_dims(const Dims &a, const Dims &b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+        if (a[k] != b[k]) return false;
+    return true;
+}
+
+// The refusals of validate(), out of its loop.
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_input(size_t i, const ValueInfo &p,
+                                                         const Tensor &t) {
+    if (t.dtype() != p.dtype)
+        throw dtype_error("input ", i, " (", p.name, ") has dtype ", dtype_name(t.dtype()),
+                          ", expected ", dtype_name(p.dtype));
+    throw axes_error("input ", i, " (", p.name, ") has shape ", dims_text(t.shape()), ", expected ",
+                     dims_text(p.axis_lengths));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_output(size_t i, DType dtype, const Dims &shape,
+                                                          const Tensor &t) {
+    if (t.dtype() != dtype)
+        throw dtype_error("output ", i, " has dtype ", dtype_name(t.dtype()), ", expected ",
+                          dtype_name(dtype));
+    throw axes_error("output ", i, " has shape ", dims_text(t.shape()), ", expected ",
+                     dims_text(shape));
+}
+
+}  // namespace
 
 void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) const {
     for (size_t i = 0; i < param_info_.size(); ++i) {
         const ValueInfo &p = param_info_[i];
-        if (inputs[i]->dtype() != p.dtype)
-            throw dtype_error("input ", i, " (", p.name, ") has dtype ",
-                              dtype_name(inputs[i]->dtype()), ", expected ", dtype_name(p.dtype));
-        if (inputs[i]->shape() != p.axis_lengths)
-            throw axes_error("input ", i, " (", p.name, ") has shape ",
-                             dims_text(inputs[i]->shape()), ", expected ",
-                             dims_text(p.axis_lengths));
+        if (inputs[i]->dtype() != p.dtype || !same_dims(inputs[i]->shape(), p.axis_lengths))
+            refuse_input(i, p, *inputs[i]);
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         if (!outputs[i]) continue;
-        if (outputs[i]->dtype() != plan_.result_dtypes[i])
-            throw dtype_error("output ", i, " has dtype ", dtype_name(outputs[i]->dtype()),
-                              ", expected ", dtype_name(plan_.result_dtypes[i]));
-        if (outputs[i]->shape() != plan_.result_shapes[i])
-            throw axes_error("output ", i, " has shape ", dims_text(outputs[i]->shape()),
-                             ", expected ", dims_text(plan_.result_shapes[i]));
+        if (outputs[i]->dtype() != plan_.result_dtypes[i] ||
+            !same_dims(outputs[i]->shape(), plan_.result_shapes[i]))
+            refuse_output(i, plan_.result_dtypes[i], plan_.result_shapes[i], *outputs[i]);
     }
 }
 
@@ -146,7 +178,7 @@ bool overlap(const AddressRange &a, const AddressRange &b) {
 bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                               Tensor *const *outputs) const {
     const Value &v = plan_.results[i];
-    if (!is_forwardable_result(plan_, v) || !target.is_contiguous()) return false;
+    if (!forwardable_[i] || !target.is_contiguous()) return false;
     for (size_t j = 0; j < i; ++j)
         if (forwarded_[j] && plan_.results[j].buffer == v.buffer) return false;
     if (!outputs[i]) return true;  // a new tensor overlaps nothing
@@ -199,7 +231,8 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     // Runs that use persistent tensors of one transformer never overlap (Transformer::lock_values).
     std::unique_lock<std::recursive_mutex> values;
     if (uses_persistent_) values = transformer_->lock_values();
-    const std::shared_ptr<ThreadPool> pool = transformer_->pool_for_run();
+    std::shared_ptr<ThreadPool> pool;
+    if (needs_pool_) pool = transformer_->pool_for_run();
     const AllocatorScope scope = transformer_->allocator_scope();  // outputs, values, new arena
     // The computation's kernel scratch serves this thread for the whole run, copies included.
     kernels::ScratchScope scratch(scratch_);
@@ -207,7 +240,7 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     // Inputs with other strides than the plan was made for: plan again (kept for later runs).
     bool restrided = false;
     for (size_t i = 0; i < param_info_.size(); ++i) {
-        if (inputs[i]->strides() == param_strides_[i]) continue;
+        if (same_dims(inputs[i]->strides(), param_strides_[i])) continue;
         param_strides_[i].assign(inputs[i]->strides().begin(), inputs[i]->strides().end());
         restrided = true;
     }

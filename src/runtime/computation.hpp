@@ -66,8 +66,9 @@ private:
     std::unique_ptr<Executor> executor_;
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
-    std::vector<bool> forwarded_;  // per result: computed straight into its output this run
-    ExecGraph graph_;              // after the graph passes; lowered again on new strides
+    std::vector<bool> forwarded_;    // per result: computed straight into its output this run
+    std::vector<bool> forwardable_;  // per result: is_forwardable_result, for the current plan
+    ExecGraph graph_;                // after the graph passes; lowered again on new strides
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Scratch scratch_;  // the running thread's kernel scratch (one run at a time)
     kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
@@ -77,6 +78,7 @@ private:
     bool recycles_outputs_ = false;
     int32_t num_source_ops_ = 0;
     bool uses_persistent_ = false;  // the plan reads or writes the transformer's values
+    bool needs_pool_ = false;       // a run of the current plan may split kernel work (compile())
 };
 
 }  // namespace ng

@@ -1,7 +1,9 @@
 #include "runtime/executor.hpp"
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 #include "core/strided_space.hpp"
+#include "kernels/parallel.hpp"
 #include "kernels/segment.hpp"
 #include "kernels/thread_pool.hpp"
 
@@ -57,16 +59,40 @@ Executor::Executor(const Plan &plan) : plan_(plan) {
     prepared_.reserve(plan.steps.size());
     for (const Step &s : plan.steps) {
         Prepared p;
+        auto address = [&](const Operand &o) {
+            const auto size = static_cast<int64_t>(dtype_size(plan.buffers[o.buffer].dtype));
+            return Address{o.buffer, checked_mul(o.offset, size, "operand offset")};
+        };
+        p.addresses.push_back(address(s.output));
+        for (const Operand &o : s.inputs) p.addresses.push_back(address(o));
+        p.bases.resize(p.addresses.size());
         for (const Operand &o : s.inputs) p.inputs.push_back(describe(o));
         p.output = describe(s.output);
+        switch (s.kind) {
+        case Step::Kind::Elementwise:
+            p.elementwise.prepare(s.program, s.shape, p.inputs, p.output);
+            break;
+        case Step::Kind::Copy:
+            p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(0), p.output);
+            break;
+        case Step::Kind::Reduce:
+            p.reduce.prepare(s.reduce_fn, s.program, s.shape, p.inputs, p.output);
+            break;
+        default: break;
+        }
+        switch (s.kind) {
+        case Step::Kind::Elementwise:
+        case Step::Kind::Copy:
+        case Step::Kind::Reduce:
+        case Step::Kind::ArgReduce:
+        case Step::Kind::Softmax:
+            may_use_pool_ |= kernels::may_split(checked_numel(s.shape, "step shape"));
+            break;
+        default: break;  // no pool: BLAS threads itself, the others run on the caller
+        }
+        draws_random_ |= s.kind == Step::Kind::Random;
         prepared_.push_back(std::move(p));
     }
-}
-
-bool Executor::draws_random() const {
-    for (const Step &s : plan_.steps)
-        if (s.kind == Step::Kind::Random) return true;
-    return false;
 }
 
 void Executor::run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed,
@@ -79,20 +105,21 @@ void Executor::run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t 
 
 void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &bases,
                         ThreadPool *pool) {
-    auto address = [&](const Operand &o) -> void * {
-        return bases[o.buffer] +
-               o.offset * static_cast<int64_t>(dtype_size(plan_.buffers[o.buffer].dtype));
-    };
-    for (size_t i = 0; i < s.inputs.size(); ++i) p.inputs[i].data = address(s.inputs[i]);
-    p.output.data = address(s.output);
+    for (size_t j = 0; j < p.addresses.size(); ++j)
+        p.bases[j] = bases[p.addresses[j].buffer] + p.addresses[j].byte_offset;
+    switch (s.kind) {  // prepared kernels need nothing more
+    case Step::Kind::Elementwise:
+    case Step::Kind::Copy: return p.elementwise.run(p.bases.data(), pool);
+    case Step::Kind::Reduce: return p.reduce.run(p.bases.data(), pool);
+    default: break;
+    }
+    p.output.data = p.bases[0];
+    for (size_t i = 0; i < p.inputs.size(); ++i) p.inputs[i].data = p.bases[i + 1];
 
     switch (s.kind) {
     case Step::Kind::Elementwise:
-        kernels::run_elementwise(s.program, s.shape, p.inputs, p.output, pool);
-        break;
-    case Step::Kind::Reduce:
-        kernels::run_reduce(s.reduce_fn, s.program, s.shape, p.inputs, p.output, pool);
-        break;
+    case Step::Kind::Copy:
+    case Step::Kind::Reduce: break;  // above
     case Step::Kind::ArgReduce:
         kernels::run_arg_reduce(s.flag, s.dtype, s.shape, s.dim, p.inputs[0], p.output, pool);
         break;
@@ -107,9 +134,6 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         }
         kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, 1.0, p.inputs[0].data,
                       s.lda, p.inputs[1].data, s.ldb, 0.0, p.output.data, s.ldc);
-        break;
-    case Step::Kind::Copy:
-        kernels::copy_strided(s.dtype, s.shape, p.inputs[0], p.output, pool);
         break;
     case Step::Kind::Fill: {
         int64_t n = 1;

@@ -1,10 +1,14 @@
-// Runs a Plan's steps over bound buffers. Operand descriptors are prepared once, when the
-// executor is made; a run only patches base addresses, so it allocates nothing.
+// Runs a Plan's steps over bound buffers. Each step's kernel work is planned once, when the
+// executor is made (the strides of every operand are fixed by the plan): elementwise, reduction
+// and copy steps keep a prepared kernel plan (kernels/prepared.hpp), the others their operand
+// descriptors. A run only patches base addresses, so it allocates nothing and re-derives no
+// iteration space.
 #pragma once
 
 #include <vector>
 
 #include "core/strided_space.hpp"
+#include "kernels/prepared.hpp"
 #include "passes/plan.hpp"
 
 namespace ng {
@@ -19,16 +23,31 @@ public:
     void run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed = 0,
              uint64_t draw = 0);
     // Whether a run draws random values (and so takes a draw number from the transformer).
-    bool draws_random() const;
+    bool draws_random() const { return draws_random_; }
+    // Whether a run may hand work to a thread pool: false when every step is small enough for
+    // the kernels to run it on the calling thread whatever pool they are given.
+    bool may_use_pool() const { return may_use_pool_; }
 
 private:
+    // Where an operand starts: its buffer and its offset in bytes.
+    struct Address {
+        int32_t buffer;
+        int64_t byte_offset;
+    };
     struct Prepared {
+        std::vector<Address> addresses;  // the output's, then each input's
+        std::vector<void *> bases;       // of the current run, in the same order
+        // Elementwise and Copy steps: elementwise; Reduce steps: reduce. Other steps use the
+        // operand descriptors.
+        kernels::ElementwisePlan elementwise;
+        kernels::ReducePlan reduce;
         std::vector<kernels::Strided> inputs;
         kernels::Strided output;
     };
     void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
 
     uint64_t seed_ = 0, draw_ = 0;  // of the current run
+    bool draws_random_ = false, may_use_pool_ = false;
 
     const Plan &plan_;
     std::vector<Prepared> prepared_;

@@ -3,6 +3,9 @@
 // reductions with ties and NaN; softmax at +-5000; gemm with every transpose flag; with no pool,
 // a 1-thread pool and a 4-thread pool (whose results must be bitwise identical: the split of
 // the work does not depend on the number of threads). Also: a warmed-up run does not allocate.
+#include <memory>
+
+#include "kernels/prepared.hpp"
 #include "kernels/scratch.hpp"
 #include "test_kernels_support.hpp"
 
@@ -78,7 +81,7 @@ struct Nd {
 void expect_buffers(const Nd &got, const Nd &want, double rel, const std::string &what) {
     for (int64_t i = 0; i < got.buffer.size(); ++i) {
         double g = got.buffer.get(i), w = want.buffer.get(i);
-        if (std::isnan(g) && std::isnan(w)) continue;
+        if ((std::isnan(g) && std::isnan(w)) || g == w) continue;  // equal infinities too
         if (ng::dtype_is_float(got.dt) ? !(std::fabs(g - w) <= rel * std::max(1.0, std::fabs(w)))
                                        : g != w)
             fail_msg("%s: storage element %lld: got %.17g, want %.17g", what.c_str(), (long long)i,
@@ -557,6 +560,126 @@ void test_gemm(void **) {
 
 // ---- errors and allocation -------------------------------------------------------------------
 
+// ---- prepared plans (kernels/prepared.hpp) -----------------------------------------------------
+
+// Runs a prepared plan over `out` and its inputs, at their own addresses.
+template <class Plan>
+void run_plan(const Plan &plan, Nd &out, std::vector<Nd *> inputs, ng::ThreadPool *pool) {
+    std::vector<void *> bases = {out.view().data};
+    for (Nd *in : inputs) bases.push_back(in->view().data);
+    plan.run(bases.data(), pool);
+}
+
+// Prepared from a program that is gone before the plan runs: the plan keeps what it needs.
+ElementwisePlan prepare_from_temporary(DType dt, const std::vector<int64_t> &shape,
+                                       const std::vector<Strided> &inputs, const Strided &out) {
+    auto program = std::make_unique<Program>(squared_difference(dt));
+    ElementwisePlan plan;
+    plan.prepare(*program, shape, inputs, out);
+    program->code.clear();
+    return plan;
+}
+
+// A plan prepared once from one set of operands runs on other sets with the same strides (other
+// memory, other values), as a compiled computation's steps do: every run matches the scalar
+// reference, and no pool, 1 thread and 4 threads give identical bits. Shapes: empty, one
+// element, several tiles per row, and one large enough to be split over threads.
+void test_prepared_plans_rerun(void **) {
+    const std::vector<std::vector<int64_t>> shapes = {
+        {0}, {1}, {3, 5, 7}, {2, 3, 4097}, {300, 301}};
+    for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+        for (const auto &shape : shapes) {
+            const Program p = squared_difference(dt);
+            std::vector<bool> b_broadcast(shape.size(), false);
+            b_broadcast[0] = true;
+            Nd a1(dt, shape, Layout::Column), b1(dt, shape, Layout::Row, b_broadcast);
+            Nd out1(dt, shape, Layout::Padded);
+            a1.randomize(21), b1.randomize(22), out1.randomize(23);
+            const std::vector<Strided> operands = {a1.view(), b1.view()};
+            ElementwisePlan elementwise = prepare_from_temporary(dt, shape, operands, out1.view());
+            ElementwisePlan copy;
+            copy.prepare_copy(dt, shape, a1.view(), out1.view());
+            const unsigned all = (1u << shape.size()) - 1;
+            const unsigned masks[] = {1u, all, 1u << (shape.size() - 1)};
+            std::vector<ReducePlan> reduces(3);
+            std::vector<Nd> reduce_outs;
+            for (int m = 0; m < 3; ++m) {
+                reduce_outs.push_back(reduction_output(dt, shape, masks[m], Layout::Row));
+                reduces[m].prepare(m == 1 ? ReduceFn::Max : ReduceFn::Sum, p, shape, operands,
+                                   reduce_outs[m].view());
+            }
+            for (int set = 0; set < 3; ++set) {
+                // Set 0: the operands the plans were prepared from; then copies elsewhere.
+                Nd a = a1.clone(), b = b1.clone();
+                if (set > 0) a.randomize(30 + set), b.randomize(40 + set);
+                Nd &x = set == 0 ? a1 : a, &y = set == 0 ? b1 : b;
+                std::string what = std::string("prepared ") + ng::dtype_name(dt) + " " +
+                                   shape_text(shape) + " set " + std::to_string(set);
+
+                Nd want = out1.clone();
+                reference::run_elementwise(p, shape, {x.view(), y.view()}, want.view());
+                Nd none = out1.clone(), one = out1.clone(), four = out1.clone();
+                run_plan(elementwise, none, {&x, &y}, nullptr);
+                run_plan(elementwise, one, {&x, &y}, &pools().one);
+                run_plan(elementwise, four, {&x, &y}, &pools().four);
+                expect_buffers(none, want, tolerance(dt), what + " elementwise");
+                expect_identical(none, one, what + " elementwise");
+                expect_identical(none, four, what + " elementwise");
+
+                Nd copied = out1.clone(), copy_want = out1.clone();
+                reference::copy_strided(dt, shape, x.view(), copy_want.view());
+                run_plan(copy, copied, {&x}, set == 2 ? &pools().four : nullptr);
+                expect_buffers(copied, copy_want, 0, what + " copy");
+
+                for (int m = 0; m < 3; ++m) {
+                    const ReduceFn f = m == 1 ? ReduceFn::Max : ReduceFn::Sum;
+                    Nd r_want = reduce_outs[m].clone();
+                    reference::run_reduce(f, p, shape, {x.view(), y.view()}, r_want.view());
+                    Nd r_none = reduce_outs[m].clone(), r_four = reduce_outs[m].clone();
+                    run_plan(reduces[m], r_none, {&x, &y}, nullptr);
+                    run_plan(reduces[m], r_four, {&x, &y}, &pools().four);
+                    const std::string rw = what + " reduce mask " + std::to_string(masks[m]);
+                    expect_buffers(r_none, r_want, tolerance(dt), rw);
+                    expect_identical(r_none, r_four, rw);
+                }
+            }
+        }
+}
+
+// Preparing checks what the drivers check, with the same errors.
+void test_prepared_plan_errors(void **) {
+    float x = 0, out = 0;
+    Program p = squared_difference(NG_FLOAT32);
+    ElementwisePlan e;
+    auto m = kt::expect_error(NG_ERR_INTERNAL, [&] {
+        e.prepare(p, {2}, {Strided{&x, {0}}}, Strided{&out, {0}});  // one input for two
+    });
+    kt::expect_contains(m, "inputs");
+    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
+        e.prepare(p, {-3}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}});
+    });
+    kt::expect_contains(m, "-3");
+    m = kt::expect_error(NG_ERR_DTYPE, [&] {
+        e.prepare_copy(DType(99), {2}, Strided{&x, {0}}, Strided{&out, {0}});
+    });
+    kt::expect_contains(m, "copy_strided");
+    kt::expect_error(NG_ERR_INTERNAL, [&] {
+        e.prepare_copy(NG_FLOAT32, {2}, Strided{&x, {0, 0}}, Strided{&out, {0}});  // strides
+    });
+    ReducePlan r;
+    kt::expect_error(NG_ERR_INTERNAL, [&] {
+        r.prepare(static_cast<ReduceFn>(9), p, {1}, {Strided{&x, {0}}, Strided{&x, {0}}},
+                  Strided{&out, {0}});
+    });
+    Program bad = p;
+    bad.code[1].src[0] = 7;  // reads a register that does not exist yet
+    m = kt::expect_error(NG_ERR_INTERNAL, [&] {
+        r.prepare(ReduceFn::Sum, bad, {1}, {Strided{&x, {0}}, Strided{&x, {0}}},
+                  Strided{&out, {0}});
+    });
+    kt::expect_contains(m, "register 7");
+}
+
 void test_driver_errors(void **) {
     float x = 0, out = 0;
     Program p = squared_difference(NG_FLOAT32);
@@ -620,6 +743,19 @@ void test_no_allocation_after_warm_up(void **) {
     long before = g_allocations.load();
     run_all();
     assert_int_equal(g_allocations.load() - before, 0);
+
+    // Prepared plans: running allocates nothing once the thread's scratch is warm.
+    ElementwisePlan e;
+    ReducePlan r;
+    e.prepare(p, shape, inputs, o);
+    r.prepare(ReduceFn::Sum, p, shape, inputs, rows);
+    void *bases[3] = {out.data(), x.data(), y.data()};
+    e.run(bases, nullptr);
+    r.run(bases, nullptr);
+    before = g_allocations.load();
+    e.run(bases, nullptr);
+    r.run(bases, nullptr);
+    assert_int_equal(g_allocations.load() - before, 0);
 }
 
 }  // namespace
@@ -637,6 +773,8 @@ int main() {
         cmocka_unit_test(test_softmax_every_subset),
         cmocka_unit_test(test_softmax_hand_values),
         cmocka_unit_test(test_gemm),
+        cmocka_unit_test(test_prepared_plans_rerun),
+        cmocka_unit_test(test_prepared_plan_errors),
         cmocka_unit_test(test_driver_errors),
         cmocka_unit_test(test_no_allocation_after_warm_up),
     };
