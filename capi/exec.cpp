@@ -141,9 +141,13 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
         require_array(inputs, static_cast<int64_t>(np), "inputs", "the number of parameters");
         require_array(outputs, static_cast<int64_t>(nr), "outputs", "the number of results");
         for (size_t i = 0; i < np; ++i) c->inputs[i] = &tensor_at(inputs, i, "inputs");
-        for (size_t i = 0; i < nr; ++i)
+        bool any_new = false;
+        for (size_t i = 0; i < nr; ++i) {
             c->outputs[i] = outputs[i] ? &tensor_at(outputs, i, "outputs") : nullptr;
+            any_new |= !outputs[i];
+        }
         comp.run(c->inputs.data(), c->outputs.data(), c->fresh.data());
+        if (!any_new) return;  // every output was given: no handle to make
         // Only now, with nothing left to fail but the handles, hand new tensors to the NULL slots.
         std::fill(c->fresh_handles.begin(), c->fresh_handles.end(), nullptr);
         try {

@@ -168,6 +168,15 @@ bool overlap(const AddressRange &a, const AddressRange &b) {
     return a.lowest < b.past_highest && b.lowest < a.past_highest;
 }
 
+// The bytes of a tensor's storage. Every element of a tensor lies in them (a new tensor spans its
+// storage, a wrapped one's storage is its extent, views only narrow), so tensors whose storages
+// are disjoint cannot overlap: only tensors that share memory need their exact extents.
+AddressRange storage_range(const Tensor &t) {
+    const Storage &s = *t.storage();
+    const intptr_t base = reinterpret_cast<intptr_t>(s.data());
+    return {base, base + static_cast<intptr_t>(s.bytes())};
+}
+
 }  // namespace
 
 // Output forwarding: a result that the plan keeps dense in an arena buffer of its own can be
@@ -182,11 +191,18 @@ bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *cons
     for (size_t j = 0; j < i; ++j)
         if (forwarded_[j] && plan_.results[j].buffer == v.buffer) return false;
     if (!outputs[i]) return true;  // a new tensor overlaps nothing
-    const AddressRange range = address_range(target);
+    const AddressRange memory = storage_range(target);
+    AddressRange range{0, 0};
+    bool have_range = false;
+    auto overlaps = [&](const Tensor &other) {
+        if (!overlap(memory, storage_range(other))) return false;
+        if (!have_range) range = address_range(target), have_range = true;
+        return overlap(range, address_range(other));
+    };
     for (size_t p = 0; p < param_info_.size(); ++p)
-        if (overlap(range, address_range(*inputs[p]))) return false;
+        if (overlaps(*inputs[p])) return false;
     for (size_t j = 0; j < plan_.results.size(); ++j)
-        if (j != i && outputs[j] && overlap(range, address_range(*outputs[j]))) return false;
+        if (j != i && outputs[j] && overlaps(*outputs[j])) return false;
     return true;
 }
 

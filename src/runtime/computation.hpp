@@ -66,8 +66,9 @@ private:
     std::unique_ptr<Executor> executor_;
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
-    std::vector<bool> forwarded_;    // per result: computed straight into its output this run
-    std::vector<bool> forwardable_;  // per result: is_forwardable_result, for the current plan
+    // Per result (bytes, not bits: every run reads them): computed straight into its output this
+    // run; is_forwardable_result for the current plan.
+    std::vector<char> forwarded_, forwardable_;
     ExecGraph graph_;                // after the graph passes; lowered again on new strides
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Scratch scratch_;  // the running thread's kernel scratch (one run at a time)
