@@ -24,6 +24,13 @@ namespace {
 constexpr int64_t kChunkedMaxOutputs = 16;  // more outputs than this: parallel over outputs
 constexpr int64_t kReduceChunkElements = 65536;
 constexpr int64_t kMaxChunks = 64;
+// Outer-axis reductions: the accumulators of one column block (16 KiB: a row of 4096 floats);
+// the (kept point, block, chunk) items wanted, so that a thread slowed down by the load leaves its
+// remaining items to the others (each chunk beyond one costs a partial block of scratch); and the
+// elements a chunk of rows holds at least.
+constexpr int64_t kKeptBlockBytes = 16384;
+constexpr int64_t kKeptMinItems = 4;
+constexpr int64_t kKeptChunkElements = int64_t{1} << 16;
 
 struct ReduceRun {
     ReduceFn f;
@@ -124,43 +131,99 @@ struct ReduceRun {
                 reduce_all(f, dt, chunks, partials + k * chunks * out_size, output_at(k));
     }
 
-    // Outer-axis reductions: each (kept point, column tile) item keeps its accumulators in a
-    // cache-sized tile and adds kMaxAccumulateRows reduced rows per pass over them, so the
-    // accumulators are read and written once per group of rows; items (column tiles) are split
-    // across threads.
+    // Outer-axis reductions. The kept innermost dimension is cut into column blocks of at most
+    // kKeptBlockBytes (accumulators that stay in the first-level cache) and each block's rows
+    // are added kMaxAccumulateRows at a time, tile by tile, so the accumulators are read and
+    // written once per group of rows; with a block spanning the row, a dense input is read as one
+    // stream. Few (kept point, block) pairs would leave threads idle or waiting for one slow
+    // half, so the rows are then also cut into chunks, each summed into a partial block, and the
+    // partial blocks combined in chunk order afterwards. The chunks follow from the shape alone,
+    // never from the thread count: every pool gets the same bits.
     void innermost_kept(ThreadPool *pool) const {
-        int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
-                length = space.dim(last);
-        int64_t tiles = (length + kTile - 1) / kTile;
-        int64_t out_stride = space.last_stride(0);
+        const int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
+                      length = space.dim(last);
+        const int64_t block = std::min(
+            length, std::max<int64_t>(kTile, kKeptBlockBytes / static_cast<int64_t>(out_size)));
+        const int64_t blocks = (length + block - 1) / block;
+        const int64_t pairs = outputs * blocks;
         constexpr int32_t kRows = kMaxAccumulateRows;
+        int64_t chunks = 1;
+        if (pairs < kKeptMinItems)
+            chunks =
+                std::clamp<int64_t>(reduced * block / kKeptChunkElements, 1, kKeptMinItems / pairs);
+        // Whole groups of rows per chunk (the last one may be shorter).
+        const int64_t per_chunk = ((reduced + chunks - 1) / chunks + kRows - 1) / kRows * kRows;
+        chunks = (reduced + per_chunk - 1) / per_chunk;
+        const int64_t out_stride = space.last_stride(0);
+        const size_t block_bytes = static_cast<size_t>(block) * out_size;
+        char *partials = chunks > 1 ? static_cast<char *>(thread_scratch(
+                                          ScratchArea::Partials, pairs * chunks * block_bytes))
+                                    : nullptr;
         // Each row of a group is evaluated into its own scratch (and spread buffer).
         const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
-        for_items(
-            pool, outputs * tiles, reduced * std::min(length, kTile),
-            [&](int64_t begin, int64_t end) {
-                auto scratch =
-                    static_cast<char *>(thread_scratch(ScratchArea::Tile, kRows * scratch_step));
-                auto row = static_cast<char *>(
-                    thread_scratch(ScratchArea::Row, (1 + kRows) * kTile * out_size));
-                const void *values[kRows];
-                Cursor c = cursor();
-                for (int64_t item = begin; item < end; ++item) {
-                    int64_t start = item % tiles * kTile, len = std::min(kTile, length - start);
-                    set_kept(c, item / tiles, start);
-                    char *out = advance(bases[0], c.base[0], out_size);
-                    char *acc = out_stride == 1 ? out : row;
-                    fill_identity(f, dt, len, acc);
-                    for (int64_t r = 0; r < reduced; r += kRows) {
-                        auto count = static_cast<int32_t>(std::min<int64_t>(kRows, reduced - r));
+        for_items(pool, pairs * chunks, per_chunk * block, [&](int64_t begin, int64_t end) {
+            auto scratch =
+                static_cast<char *>(thread_scratch(ScratchArea::Tile, kRows * scratch_step));
+            // The accumulators of a block whose output is strided, then the spread buffers.
+            auto row = static_cast<char *>(
+                thread_scratch(ScratchArea::Row, block_bytes + kRows * kTile * out_size));
+            const void *values[kRows];
+            Cursor c = cursor();
+            for (int64_t item = begin; item < end; ++item) {
+                const int64_t pair = item / chunks, first = item % chunks * per_chunk;
+                const int64_t stop = std::min(reduced, first + per_chunk);
+                const int64_t col = pair % blocks * block;
+                const int64_t width = std::min(block, length - col);
+                set_kept(c, pair / blocks, col);
+                char *out = advance(bases[0], c.base[0], out_size);
+                char *acc = chunks > 1        ? partials + item * block_bytes
+                            : out_stride == 1 ? out
+                                              : row;
+                fill_identity(f, dt, width, acc);
+                for (int64_t r = first; r < stop; r += kRows) {
+                    auto count = static_cast<int32_t>(std::min<int64_t>(kRows, stop - r));
+                    for (int64_t start = 0; start < width; start += kTile) {
+                        const int64_t len = std::min(kTile, width - start);
+                        for (int32_t op = 0; op < ops(); ++op)
+                            c.base[op] += start * space.last_stride(op);
                         for (int32_t j = 0; j < count; ++j)
                             values[j] = evaluate(c, r + j, len, scratch + j * scratch_step,
-                                                 row + (1 + j) * kTile * out_size);
-                        accumulate_rows(f, dt, len, values, count, acc);
+                                                 row + block_bytes + j * kTile * out_size);
+                        for (int32_t op = 0; op < ops(); ++op)
+                            c.base[op] -= start * space.last_stride(op);
+                        accumulate_rows(f, dt, len, values, count, acc + start * out_size);
                     }
-                    if (acc != out) scatter(out_size, len, acc, out, out_stride);
                 }
-            });
+                if (chunks == 1 && acc != out) scatter(out_size, width, acc, out, out_stride);
+            }
+        });
+        if (chunks > 1) combine_chunks(pairs, blocks, block, chunks, partials);
+    }
+
+    // out = f over the partial blocks of each (kept point, block) pair, in chunk order, a group
+    // of rows at a time.
+    void combine_chunks(int64_t pairs, int64_t blocks, int64_t block, int64_t chunks,
+                        const char *partials) const {
+        const int64_t length = space.dim(last), out_stride = space.last_stride(0);
+        const size_t block_bytes = static_cast<size_t>(block) * out_size;
+        auto row = static_cast<char *>(thread_scratch(ScratchArea::Row, block_bytes));
+        const void *values[kMaxAccumulateRows];
+        Cursor c = cursor();
+        for (int64_t pair = 0; pair < pairs; ++pair) {
+            const int64_t col = pair % blocks * block, width = std::min(block, length - col);
+            set_kept(c, pair / blocks, col);
+            char *out = advance(bases[0], c.base[0], out_size);
+            char *acc = out_stride == 1 ? out : row;
+            fill_identity(f, dt, width, acc);
+            for (int64_t ch = 0; ch < chunks; ch += kMaxAccumulateRows) {
+                auto count =
+                    static_cast<int32_t>(std::min<int64_t>(kMaxAccumulateRows, chunks - ch));
+                for (int32_t j = 0; j < count; ++j)
+                    values[j] = partials + (pair * chunks + ch + j) * block_bytes;
+                accumulate_rows(f, dt, width, values, count, acc);
+            }
+            if (acc != out) scatter(out_size, width, acc, out, out_stride);
+        }
     }
 };
 

@@ -1,0 +1,144 @@
+// Outer-axis reductions (the innermost dimension kept) against the scalar reference: column
+// blocks wider than a tile, several blocks per row, rows cut into chunks whose partial results
+// are combined afterwards (with a shorter last chunk and groups of rows that leave remainders),
+// several kept outer points, strided outputs, values broadcast along the kept dimension, NaN in
+// a Max; with no pool and with 1, 2 and 4 threads, whose results must be bitwise identical.
+#include <cfloat>
+
+#include "test_kernels_support.hpp"
+
+using namespace ng::kernels;
+using kt::Buffer;
+using ng::DType;
+
+namespace {
+
+struct Pools {
+    ng::ThreadPool one{1}, two{2}, four{4};
+};
+Pools &pools() {
+    static Pools p;
+    return p;
+}
+
+// Row-major strides of `shape`, each multiplied by `spread` (a gap between elements), with
+// stride 0 on the dimensions of `zero_mask`.
+std::vector<int64_t> strides_of(const std::vector<int64_t> &shape, int64_t spread,
+                                unsigned zero_mask) {
+    std::vector<int64_t> strides(shape.size());
+    int64_t step = spread;
+    for (size_t d = shape.size(); d-- > 0;) {
+        strides[d] = zero_mask >> d & 1 ? 0 : step;
+        if (!(zero_mask >> d & 1)) step *= shape[d];
+    }
+    return strides;
+}
+
+int64_t count_of(const std::vector<int64_t> &shape, unsigned zero_mask) {
+    int64_t n = 1;
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (!(zero_mask >> d & 1)) n *= shape[d];
+    return n;
+}
+
+struct Case {
+    std::vector<int64_t> shape;
+    unsigned reduced;          // mask of reduced dimensions (never the innermost)
+    int64_t out_spread;        // 1: dense output; more: strided along the kept dimension
+    unsigned x_broadcast = 0;  // mask of dimensions x is broadcast along
+};
+
+// f((x - y)^2) or f(x) (when `squared` is false) over the case, into a fresh output per pool.
+void check_case(const Case &c, DType dt, ReduceFn f, bool squared) {
+    const unsigned innermost = 1u << (c.shape.size() - 1);
+    // x starts one element past a 64-byte boundary.
+    Buffer x(dt, count_of(c.shape, c.x_broadcast), ng::dtype_size(dt)),
+        y(dt, count_of(c.shape, innermost));
+    kt::fill_random(x, 21);
+    kt::fill_random(y, 22);
+    if (f == ReduceFn::Max && ng::dtype_is_float(dt)) x.set(x.size() / 2, NAN);
+    Program p;
+    if (squared) {
+        p.inputs = {dt, dt};
+        p.code = {
+            Instruction{Instruction::Type::Binary, int32_t(BinaryFn::Subtract), dt, 0, {0, 1, -1}},
+            Instruction{Instruction::Type::Unary, int32_t(UnaryFn::Square), dt, 0, {2, -1, -1}}};
+        p.result = 3;
+    } else {
+        p.inputs = {dt};
+        p.result = 0;
+    }
+    std::vector<Strided> inputs = {Strided{x.data(), strides_of(c.shape, 1, c.x_broadcast)}};
+    // y varies along the rows only (broadcast along the kept dimension).
+    if (squared) inputs.push_back(Strided{y.data(), strides_of(c.shape, 1, innermost)});
+    const int64_t outputs = count_of(c.shape, c.reduced) * c.out_spread;
+    auto run = [&](ng::ThreadPool *pool, Buffer &out) {
+        Strided o{out.data(), strides_of(c.shape, c.out_spread, c.reduced)};
+        if (pool)
+            run_reduce(f, p, c.shape, inputs, o, pool);
+        else
+            reference::run_reduce(f, p, c.shape, inputs, o);
+    };
+    Buffer want(dt, outputs), none(dt, outputs), one(dt, outputs), two(dt, outputs),
+        four(dt, outputs);
+    run(nullptr, want);
+    Strided o{none.data(), strides_of(c.shape, c.out_spread, c.reduced)};
+    run_reduce(f, p, c.shape, inputs, o, nullptr);
+    run(&pools().one, one);
+    run(&pools().two, two);
+    run(&pools().four, four);
+
+    std::string what = std::string(fn_name(f)) + " " + ng::dtype_name(dt) + " shape";
+    for (int64_t d : c.shape) what += " " + std::to_string(d);
+    what += " mask " + std::to_string(c.reduced) + " spread " + std::to_string(c.out_spread);
+    // Max is exact. A float sum of `rows` terms of magnitude up to `term` strays from the exact
+    // sum (the reference sums in double) by a few rounding errors of its partial sums: allow 8
+    // of rows * term * epsilon, still well below a term left out or counted twice.
+    int64_t rows = 1;
+    for (size_t d = 0; d < c.shape.size(); ++d)
+        if (c.reduced >> d & 1) rows *= c.shape[d];
+    const double term = squared ? 64 : 4;
+    const double eps = dt == NG_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    const double tol = f == ReduceFn::Sum && ng::dtype_is_float(dt) ? 8 * rows * term * eps : 0;
+    for (int64_t i = 0; i < outputs; i += c.out_spread) {
+        double g = none.get(i), w = want.get(i);
+        if (std::isnan(g) && std::isnan(w)) continue;
+        if (!(std::fabs(g - w) <= tol))
+            fail_msg("%s: output %lld: got %.17g, want %.17g", what.c_str(), (long long)i, g, w);
+    }
+    const size_t bytes = size_t(outputs) * ng::dtype_size(dt);
+    for (const Buffer *b : {&one, &two, &four})
+        if (std::memcmp(b->data(), none.data(), bytes) != 0)
+            fail_msg("%s: results differ between thread counts", what.c_str());
+    for (const Buffer *b : {&none, &one, &two, &four})
+        if (!b->guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
+}
+
+void test_outer_axis_reductions(void **) {
+    const Case cases[] = {
+        {{1024, 300}, 1, 1},     // one block, rows in chunks
+        {{1001, 301}, 1, 1},     // a shorter last chunk, a group of one row left
+        {{1001, 301}, 1, 3},     // the same into a strided output
+        {{300, 2500}, 1, 1},     // a block wider than a tile (float64: two blocks)
+        {{2, 300, 700}, 2, 2},   // two kept outer points, chunked, strided output
+        {{3, 10, 9000}, 2, 1},   // enough blocks: no chunks, blocks of several tiles
+        {{20, 50, 700}, 3, 1},   // two reduced dimensions cut into chunks
+        {{1024, 300}, 1, 1, 2},  // x broadcast along the kept dimension
+        {{7, 2051}, 1, 2},       // too few rows for chunks
+    };
+    for (const Case &c : cases)
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_UINT8})
+            for (ReduceFn f : {ReduceFn::Sum, ReduceFn::Max}) {
+                check_case(c, dt, f, false);
+                if (dt != NG_UINT8) check_case(c, dt, f, true);
+            }
+}
+
+}  // namespace
+
+int main() {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_outer_axis_reductions),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
