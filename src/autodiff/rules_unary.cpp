@@ -1,5 +1,5 @@
 // Adjoints of one-operand elementwise ops: the adjoint times the local derivative, written with
-// the op's own value where that is cheaper or more accurate (exp, sqrt, sigmoid, tanh).
+// the op's own value where that is cheaper or more accurate (exp, sqrt, sigmoid, tanh, relu).
 #include "autodiff/op_helpers.hpp"
 #include "autodiff/rule_context.hpp"
 
@@ -31,7 +31,10 @@ Op *local_product(OpKind kind, Op *x, Op *y, Op *d) {
     case OpKind::Reciprocal: return neg(mul(d, build::unary(OpKind::Square, y)));
     case OpKind::Sigmoid: return mul(d, mul(y, sub(constant_like(y, 1.0), y)));
     case OpKind::Relu:
-        return build::select(build::binary(OpKind::Greater, x, constant_like(x, 0.0)), d,
+        // y > 0 exactly where x > 0 (NaN: neither). Reading y leaves x read only by the relu, so
+        // the compiler fuses x (a bias addition, say) into it instead of storing it for the
+        // backward pass.
+        return build::select(build::binary(OpKind::Greater, y, constant_like(y, 0.0)), d,
                              constant_like(d, 0.0));
     case OpKind::Sin: return mul(d, build::unary(OpKind::Cos, x));
     case OpKind::Cos: return neg(mul(d, build::unary(OpKind::Sin, x)));

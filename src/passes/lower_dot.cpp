@@ -2,6 +2,9 @@
 // is viewed as a matrix by merging its axis groups into single strides; a transposed operand
 // becomes a BLAS transpose flag; an operand whose strides cannot be expressed that way (or a
 // broadcast one) is first packed into a row-major copy.
+#include <algorithm>
+#include <utility>
+
 #include "core/checked_math.hpp"
 #include "passes/lowering_context.hpp"
 
@@ -75,6 +78,73 @@ Matrix matrix_operand(Lowering &L, int32_t id, const Axes &row_axes, const Axes 
     return Matrix{packed.buffer, 0, false, std::max<int64_t>(1, c)};
 }
 
+// The iteration space in which node `consumer` reads its args: its own axes for an elementwise
+// op, its operand's for a reduction; a fused op reads inside the program of the op it is fused
+// into. Null when the consumer reads in no particular order (a GEMM, a view, ...).
+const Axes *read_space(const Lowering &L, int32_t consumer) {
+    while (L.fused[consumer]) consumer = L.fused_into[consumer];
+    const Node &c = L.graph.nodes[consumer];
+    switch (op_kind_class(c.kind)) {
+    case OpClass::Unary:
+    case OpClass::Cast:
+    case OpClass::Binary:
+    case OpClass::Comparison:
+    case OpClass::Select: return &c.axes;
+    case OpClass::Reduction: return &L.graph.nodes[c.args.at(0)].axes;
+    case OpClass::Assignment: return &L.graph.nodes[c.args.at(0)].axes;
+    default: return nullptr;
+    }
+}
+
+// Views that keep their operand's axis names: a read through them walks the product's axes.
+bool keeps_axis_names(OpKind k) {
+    switch (k) {
+    case OpKind::AxesWithOrder:
+    case OpKind::Broadcast:
+    case OpKind::Slice:
+    case OpKind::StopGradient:
+    case OpKind::ValueOf: return true;
+    default: return false;
+    }
+}
+
+// Whether dot `id` should store its product transposed (b's others outermost): when every
+// consumer that walks it in some order (directly or through views) walks a's others innermost.
+// The weight gradient of a layer (over [out, in]) read by an update over the weight's [in, out]
+// is then read in memory order instead of gathered with a stride of a row.
+bool store_transposed(const Lowering &L, int32_t id, const Axes &a_others, const Axes &b_others) {
+    if (a_others.empty() || b_others.empty()) return false;
+    bool want = false;
+    const int32_t count = static_cast<int32_t>(L.graph.nodes.size());
+    std::vector<int32_t> readers{id};  // the product and the views of it
+    for (size_t r = 0; r < readers.size(); ++r) {
+        const int32_t v = readers[r];
+        for (int32_t result : L.graph.results)
+            if (result == v) return false;  // a result is handed out row-major
+        for (int32_t c = v + 1; c < count; ++c) {
+            const Node &consumer = L.graph.nodes[c];
+            if (std::find(consumer.args.begin(), consumer.args.end(), v) == consumer.args.end())
+                continue;
+            if (keeps_axis_names(consumer.kind)) {
+                readers.push_back(c);
+                continue;
+            }
+            const Axes *space = read_space(L, c);
+            if (!space) continue;
+            // The innermost axis of the walk that is one of the product's decides.
+            for (size_t i = space->size(); i-- > 0;) {
+                const Axis *x = (*space)[i];
+                if (find_axis(b_others, x) >= 0) return false;
+                if (find_axis(a_others, x) >= 0) {
+                    want = true;
+                    break;
+                }
+            }
+        }
+    }
+    return want;
+}
+
 }  // namespace
 
 void lower_dot(Lowering &L, int32_t id) {
@@ -107,6 +177,18 @@ void lower_dot(Lowering &L, int32_t id) {
     s.n = product(b_others);
     Matrix A = matrix_operand(L, a, a_others, shared);
     Matrix B = matrix_operand(L, b, shared, b_others);
+    Value c = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), n.shape());
+    if (s.m > 1 && s.n > 1 && store_transposed(L, id, a_others, b_others)) {
+        // C^T = op(B)^T op(A)^T: the same GEMM with the operands swapped and their flags flipped.
+        std::swap(A, B);
+        std::swap(s.m, s.n);
+        A.transpose = !A.transpose;
+        B.transpose = !B.transpose;
+        const int64_t a_rows = s.n;  // the product's rows as the graph sees it (m before the swap)
+        for (size_t i = 0; i < a_others.size(); ++i) c.layout.strides[i] /= s.m;
+        for (size_t i = a_others.size(); i < c.layout.strides.size(); ++i)
+            c.layout.strides[i] *= a_rows;
+    }
     s.transpose_a = A.transpose;
     s.lda = A.ld;
     s.transpose_b = B.transpose;
@@ -114,8 +196,8 @@ void lower_dot(Lowering &L, int32_t id) {
     s.ldc = std::max<int64_t>(1, s.n);
     s.inputs.push_back(Operand{A.buffer, A.offset, {}});
     s.inputs.push_back(Operand{B.buffer, B.offset, {}});
-    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), n.shape());
-    s.output = Operand{L.values[id].buffer, 0, {}};
+    L.values[id] = c;
+    s.output = Operand{c.buffer, 0, {}};
     L.add_step(std::move(s));
 }
 

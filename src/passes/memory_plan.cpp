@@ -94,7 +94,8 @@ void plan_memory(Plan &plan) {
     plan.num_arena_buffers = 0;
     for (int32_t b = 0; b < static_cast<int32_t>(plan.buffers.size()); ++b) {
         const Buffer &buf = plan.buffers[b];
-        if (buf.kind != Buffer::Kind::Arena) continue;
+        // A buffer no step touches any more (a fusion took its steps) takes no memory.
+        if (buf.kind != Buffer::Kind::Arena || buf.first_step < 0) continue;
         ++plan.num_arena_buffers;
         plan.buffer_bytes += buf.bytes;
         if (buf.reuses < 0) order.push_back(b);

@@ -1,5 +1,6 @@
 #include "passes/pipeline.hpp"
 
+#include "passes/fuse_gemm.hpp"
 #include "passes/lower.hpp"
 #include "passes/memory_plan.hpp"
 #include "passes/simplify.hpp"
@@ -18,6 +19,7 @@ ExecGraph compile_graph(const std::vector<const Op *> &results,
 
 Plan compile_plan(const ExecGraph &graph, const std::vector<std::vector<int64_t>> &param_strides) {
     Plan plan = lower(graph, param_strides);
+    fuse_gemm_updates(plan);
     plan_memory(plan);
     return plan;
 }

@@ -3,7 +3,8 @@
 //
 //  graph passes:  user ops -> ExecGraph (ordering of side effects) -> simplify (algebra, folding,
 //                 CSE, dead code)
-//  lowering:      ExecGraph -> Plan (views as strides, fusion) -> memory plan (liveness, arena)
+//  lowering:      ExecGraph -> Plan (views as strides, fusion) -> GEMM fusions -> memory plan
+//                 (liveness, arena)
 //
 // The compiler does not run kernels. Constant folding needs a plan evaluated, so the caller (the
 // runtime) hands in a PlanRunner; this keeps the passes below the runtime in the layer order.

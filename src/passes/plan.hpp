@@ -73,9 +73,11 @@ struct Step {
     std::vector<int64_t> shape;
     std::vector<Operand> inputs;
     Operand output;
-    // Gemm: C[m,n] = op(A)[m,k] op(B)[k,n], row-major leading dimensions.
+    // Gemm: C[m,n] = alpha * op(A)[m,k] op(B)[k,n] + beta * C, row-major leading dimensions;
+    // inputs[2], when present, is one value of the dtype that alpha is multiplied by at run time.
     bool transpose_a = false, transpose_b = false;
     int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
+    double alpha = 1, beta = 0;
     // OneHot: the new axis's length and its stride in the output.
     int64_t depth = 0, depth_stride = 0;
 };

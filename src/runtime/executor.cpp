@@ -53,6 +53,28 @@ void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strid
     });
 }
 
+void run_gemm(const Step &s, const std::vector<kernels::Strided> &inputs,
+              const kernels::Strided &output) {
+    if (s.m == 0 || s.n == 0) return;
+    double alpha = s.alpha;
+    if (s.inputs.size() > 2)
+        alpha *= s.dtype == NG_FLOAT64 ? *static_cast<const double *>(inputs[2].data)
+                                       : double(*static_cast<const float *>(inputs[2].data));
+    if (s.k == 0) {
+        // An empty sum: C = beta * C, and beta = 0 ignores what C held (as BLAS does).
+        if (s.beta == 0)
+            for (int64_t i = 0; i < s.m; ++i)
+                kernels::fill(s.dtype, s.n, 0.0,
+                              static_cast<char *>(output.data) +
+                                  i * s.ldc * static_cast<int64_t>(dtype_size(s.dtype)));
+        else if (s.beta != 1)
+            throw internal_error("gemm step with beta ", s.beta);
+        return;
+    }
+    kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, alpha, inputs[0].data,
+                  s.lda, inputs[1].data, s.ldb, s.beta, output.data, s.ldc);
+}
+
 }  // namespace
 
 Executor::Executor(const Plan &plan) : plan_(plan) {
@@ -127,13 +149,8 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
         break;
     case Step::Kind::Gemm:
-        if (s.m == 0 || s.n == 0) break;
-        if (s.k == 0) {
-            kernels::fill(s.dtype, s.m * s.n, 0.0, p.output.data);
-            break;
-        }
-        kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, 1.0, p.inputs[0].data,
-                      s.lda, p.inputs[1].data, s.ldb, 0.0, p.output.data, s.ldc);
+        run_gemm(s, p.inputs, p.output);
+        break;
         break;
     case Step::Kind::Fill: {
         int64_t n = 1;
