@@ -8,6 +8,7 @@ namespace {
 
 using kernels::BinaryFn;
 using kernels::Instruction;
+using kernels::UnaryFn;
 
 // Which steps read and which write each buffer.
 struct Access {
@@ -65,6 +66,25 @@ int64_t numel(const std::vector<int64_t> &shape) {
     return n;
 }
 
+bool is_unary(const Instruction &ins, UnaryFn fn) {
+    return ins.type == Instruction::Type::Unary && ins.fn == static_cast<int32_t>(fn);
+}
+
+// A GEMM step as lowered from a dot: C = op(A) op(B), nothing fused into it yet.
+bool plain_gemm(const Step &g) {
+    return g.kind == Step::Kind::Gemm && g.alpha == 1 && g.beta == 0 && g.inputs.size() == 2 &&
+           g.scale_input < 0 && g.bias_input < 0 && !g.flag;
+}
+
+// Drops the steps marked in `drop`.
+void drop_steps(Plan &plan, const std::vector<char> &drop) {
+    std::vector<Step> kept;
+    kept.reserve(plan.steps.size());
+    for (size_t i = 0; i < plan.steps.size(); ++i)
+        if (!drop[i]) kept.push_back(std::move(plan.steps[i]));
+    plan.steps = std::move(kept);
+}
+
 // The update found around copy step `copy`: steps to drop and the fused GEMM replacing the copy.
 struct Update {
     int32_t gemm = -1, elementwise = -1;
@@ -116,8 +136,8 @@ bool match_update(const Plan &plan, const Access &access, int32_t ci, Update &u)
     if (access.writers[d].size() != 1 || access.readers[d].size() != 1) return false;
     const int32_t gi = access.writers[d][0];
     const Step &g = plan.steps[gi];
-    if (g.kind != Step::Kind::Gemm || gi >= ei || g.dtype != dt || g.beta != 0 ||
-        g.inputs.size() != 2 || g.output.offset != 0 || numel(e.shape) != g.m * g.n)
+    if (!plain_gemm(g) || gi >= ei || g.dtype != dt || g.output.offset != 0 ||
+        numel(e.shape) != g.m * g.n)
         return false;
     // The GEMM moves to the copy's place: what it reads must still hold the same values there,
     // and w must not be one of its operands.
@@ -131,6 +151,7 @@ bool match_update(const Plan &plan, const Access &access, int32_t ci, Update &u)
     u.fused = g;
     u.fused.alpha = -1;
     u.fused.beta = 1;
+    u.fused.scale_input = static_cast<int32_t>(u.fused.inputs.size());
     u.fused.inputs.push_back(Operand{scale.buffer, scale.offset, {}});
     u.fused.output = Operand{target, copy.output.offset, {}};
     return true;
@@ -149,12 +170,79 @@ void fuse_gemm_updates(Plan &plan) {
         plan.steps[ci] = std::move(u.fused);
         changed = true;
     }
-    if (!changed) return;
-    std::vector<Step> kept;
-    kept.reserve(plan.steps.size());
-    for (size_t i = 0; i < plan.steps.size(); ++i)
-        if (!drop[i]) kept.push_back(std::move(plan.steps[i]));
-    plan.steps = std::move(kept);
+    if (changed) drop_steps(plan, drop);
+}
+
+namespace {
+
+// Matches GEMM step `gi` with the one elementwise step reading its product, when that step
+// computes D + bias or relu(D + bias) into a buffer of its own laid out like D. On success
+// `fused` is the GEMM writing that step's output and `ei` the step it replaces.
+bool match_epilogue(const Plan &plan, const Access &access, int32_t gi, int32_t &ei, Step &fused) {
+    const Step &g = plan.steps[gi];
+    if (!plain_gemm(g) || (g.dtype != NG_FLOAT32 && g.dtype != NG_FLOAT64)) return false;
+    const int32_t d = g.output.buffer;
+    if (d < 0 || plan.buffers[d].kind != Buffer::Kind::Arena || access.is_result[d] ||
+        g.output.offset != 0 || access.writers[d].size() != 1 || access.readers[d].size() != 1)
+        return false;
+    ei = access.readers[d][0];
+    const Step &e = plan.steps[ei];
+    if (e.kind != Step::Kind::Elementwise || ei <= gi || numel(e.shape) != g.m * g.n) return false;
+    const kernels::Program &p = e.program;
+    const DType dt = g.dtype;
+    if (p.inputs.size() != 2 || p.inputs[0] != dt || p.inputs[1] != dt || p.code.empty() ||
+        p.code.size() > 2 || p.result != 1 + static_cast<int32_t>(p.code.size()))
+        return false;
+    const Instruction &add = p.code[0];
+    if (!is_binary(add, BinaryFn::Add) || add.dtype != dt ||
+        !((add.src[0] == 0 && add.src[1] == 1) || (add.src[0] == 1 && add.src[1] == 0)))
+        return false;
+    const bool relu = p.code.size() == 2;
+    if (relu &&
+        (!is_unary(p.code[1], UnaryFn::Relu) || p.code[1].dtype != dt || p.code[1].src[0] != 2))
+        return false;
+    const int32_t di = e.inputs[0].buffer == d ? 0 : 1;
+    const Operand &product = e.inputs[di], &bias = e.inputs[1 - di];
+    if (product.buffer != d || bias.buffer < 0 || bias.buffer == d || product.offset != 0 ||
+        !same_strides(e.shape, product.strides, e.output.strides))
+        return false;
+    // The step's output is written at the GEMM's place now: it must be a buffer of its own that
+    // nothing touches before, and the bias must hold the same values there.
+    const int32_t out = e.output.buffer;
+    if (out < 0 || plan.buffers[out].kind != Buffer::Kind::Arena || out == bias.buffer ||
+        access.writers[out].size() != 1)
+        return false;
+    for (int32_t r : access.readers[out])
+        if (r <= ei) return false;
+    for (const Operand &in : g.inputs)
+        if (in.buffer == out) return false;
+    if (access.written_between(bias.buffer, gi, ei)) return false;
+
+    fused = g;
+    fused.shape = e.shape;
+    fused.output = e.output;
+    fused.bias_input = static_cast<int32_t>(fused.inputs.size());
+    fused.inputs.push_back(bias);
+    fused.beta = 1;
+    fused.flag = relu;
+    return true;
+}
+
+}  // namespace
+
+void fuse_gemm_epilogues(Plan &plan) {
+    const Access access(plan);
+    std::vector<char> drop(plan.steps.size(), 0);
+    bool changed = false;
+    for (int32_t gi = 0; gi < static_cast<int32_t>(plan.steps.size()); ++gi) {
+        int32_t ei = -1;
+        Step fused;
+        if (!match_epilogue(plan, access, gi, ei, fused)) continue;
+        drop[ei] = 1;
+        plan.steps[gi] = std::move(fused);
+        changed = true;
+    }
+    if (changed) drop_steps(plan, drop);
 }
 
 }  // namespace ng

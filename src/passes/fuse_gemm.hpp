@@ -12,4 +12,10 @@ namespace ng {
 // from s's buffer at run time), beta = 1.
 void fuse_gemm_updates(Plan &plan);
 
+// A product read only by one elementwise step computing D + bias or relu(D + bias) (a layer's
+// output) becomes one GEMM step: the bias (broadcast as the step read it) is copied over the
+// step's output, the product added to it (beta = 1) and the ReLU applied to each row of it
+// right after, in cache. The product's own buffer and the separate pass over it go.
+void fuse_gemm_epilogues(Plan &plan);
+
 }  // namespace ng

@@ -20,6 +20,7 @@ ExecGraph compile_graph(const std::vector<const Op *> &results,
 Plan compile_plan(const ExecGraph &graph, const std::vector<std::vector<int64_t>> &param_strides) {
     Plan plan = lower(graph, param_strides);
     fuse_gemm_updates(plan);
+    fuse_gemm_epilogues(plan);
     plan_memory(plan);
     return plan;
 }

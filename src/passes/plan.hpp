@@ -73,11 +73,14 @@ struct Step {
     std::vector<int64_t> shape;
     std::vector<Operand> inputs;
     Operand output;
-    // Gemm: C[m,n] = alpha * op(A)[m,k] op(B)[k,n] + beta * C, row-major leading dimensions;
-    // inputs[2], when present, is one value of the dtype that alpha is multiplied by at run time.
+    // Gemm: C[m,n] = alpha * op(A)[m,k] op(B)[k,n] + beta * C, row-major leading dimensions.
+    // Optional operands after A and B (their index in inputs, -1 when absent): scale_input, one
+    // value alpha is multiplied by at run time; bias_input, copied over C before the product
+    // (its strides and the output's are over `shape`; beta is then 1). flag: ReLU over C after.
     bool transpose_a = false, transpose_b = false;
     int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
     double alpha = 1, beta = 0;
+    int32_t scale_input = -1, bias_input = -1;
     // OneHot: the new axis's length and its stride in the output.
     int64_t depth = 0, depth_stride = 0;
 };

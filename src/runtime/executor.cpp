@@ -57,22 +57,27 @@ void run_gemm(const Step &s, const std::vector<kernels::Strided> &inputs,
               const kernels::Strided &output) {
     if (s.m == 0 || s.n == 0) return;
     double alpha = s.alpha;
-    if (s.inputs.size() > 2)
-        alpha *= s.dtype == NG_FLOAT64 ? *static_cast<const double *>(inputs[2].data)
-                                       : double(*static_cast<const float *>(inputs[2].data));
-    if (s.k == 0) {
-        // An empty sum: C = beta * C, and beta = 0 ignores what C held (as BLAS does).
-        if (s.beta == 0)
-            for (int64_t i = 0; i < s.m; ++i)
-                kernels::fill(s.dtype, s.n, 0.0,
-                              static_cast<char *>(output.data) +
-                                  i * s.ldc * static_cast<int64_t>(dtype_size(s.dtype)));
-        else if (s.beta != 1)
-            throw internal_error("gemm step with beta ", s.beta);
-        return;
+    if (s.scale_input >= 0) {
+        const void *scale = inputs[s.scale_input].data;
+        alpha *= s.dtype == NG_FLOAT64 ? *static_cast<const double *>(scale)
+                                       : double(*static_cast<const float *>(scale));
     }
-    kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, alpha, inputs[0].data,
-                  s.lda, inputs[1].data, s.ldb, s.beta, output.data, s.ldc);
+    // The bias is one layer's output: small enough for the calling thread.
+    if (s.bias_input >= 0)
+        kernels::copy_strided(s.dtype, s.shape, inputs[s.bias_input], output, nullptr);
+    const int64_t row_bytes = s.ldc * static_cast<int64_t>(dtype_size(s.dtype));
+    char *c = static_cast<char *>(output.data);
+    if (s.k > 0)
+        kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, alpha, inputs[0].data,
+                      s.lda, inputs[1].data, s.ldb, s.beta, c, s.ldc);
+    else if (s.beta == 0)  // an empty sum, and beta = 0 ignores what C held (as BLAS does)
+        for (int64_t i = 0; i < s.m; ++i) kernels::fill(s.dtype, s.n, 0.0, c + i * row_bytes);
+    else if (s.beta != 1)
+        throw internal_error("gemm step with beta ", s.beta);
+    if (s.flag)  // the ReLU epilogue, row by row while C is in cache
+        for (int64_t i = 0; i < s.m; ++i)
+            kernels::unary(kernels::UnaryFn::Relu, s.dtype, s.n, c + i * row_bytes,
+                           c + i * row_bytes);
 }
 
 }  // namespace
@@ -148,10 +153,7 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
     case Step::Kind::Softmax:
         kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
         break;
-    case Step::Kind::Gemm:
-        run_gemm(s, p.inputs, p.output);
-        break;
-        break;
+    case Step::Kind::Gemm: run_gemm(s, p.inputs, p.output); break;
     case Step::Kind::Fill: {
         int64_t n = 1;
         for (int64_t d : s.shape) n *= d;
