@@ -245,4 +245,75 @@ void fuse_gemm_epilogues(Plan &plan) {
     if (changed) drop_steps(plan, drop);
 }
 
+namespace {
+
+// Whether any step strictly between `from` and `to` reads `buffer`.
+bool read_between(const Access &access, int32_t buffer, int32_t from, int32_t to) {
+    for (int32_t r : access.readers[buffer])
+        if (r > from && r < to) return true;
+    return false;
+}
+
+// Matches copy step `ci` (new value -> tensor) with the elementwise step `ei` computing the new
+// value, when that step can write the tensor instead.
+bool match_assignment(const Plan &plan, const Access &access, int32_t ci, int32_t &ei) {
+    const Step &copy = plan.steps[ci];
+    if (copy.kind != Step::Kind::Copy) return false;
+    const Operand &from = copy.inputs.at(0), &to = copy.output;
+    const int32_t fresh = from.buffer, target = to.buffer;
+    if (fresh < 0 || target < 0 || fresh == target) return false;
+    if (plan.buffers[fresh].kind != Buffer::Kind::Arena || access.is_result[fresh] ||
+        plan.buffers[target].kind == Buffer::Kind::Arena)
+        return false;
+    if (access.writers[fresh].size() != 1) return false;
+    ei = access.writers[fresh][0];
+    const Step &e = plan.steps[ei];
+    if (e.kind != Step::Kind::Elementwise || ei >= ci || e.shape != copy.shape ||
+        !same_operand(e.shape, e.output, from))
+        return false;
+    // From the step on, the tensor holds the new value: nothing may read the old one or write
+    // the tensor in between, and the step itself reads the tensor only where it writes it (as
+    // an in-place elementwise step may).
+    if (read_between(access, target, ei, ci) || access.written_between(target, ei, ci))
+        return false;
+    for (const Operand &in : e.inputs)
+        if (in.buffer == target &&
+            (in.offset != to.offset || !same_strides(e.shape, in.strides, to.strides)))
+            return false;
+    // Other readers of the new value read the tensor: only if they come before the copy and the
+    // two are laid out alike (so an element's offset moves by a constant).
+    for (int32_t r : access.readers[fresh]) {
+        if (r == ci) continue;
+        if (r <= ei || r > ci || !same_strides(e.shape, from.strides, to.strides)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void fuse_assignments(Plan &plan) {
+    const Access access(plan);
+    std::vector<char> drop(plan.steps.size(), 0);
+    // Buffers whose readers an earlier match changed: `access` no longer describes them.
+    std::vector<char> touched(plan.buffers.size(), 0);
+    bool changed = false;
+    for (int32_t ci = 0; ci < static_cast<int32_t>(plan.steps.size()); ++ci) {
+        int32_t ei = -1;
+        if (!match_assignment(plan, access, ci, ei)) continue;
+        const Operand from = plan.steps[ci].inputs[0], to = plan.steps[ci].output;
+        if (touched[from.buffer] || touched[to.buffer]) continue;
+        touched[from.buffer] = touched[to.buffer] = 1;
+        for (int32_t r : access.readers[from.buffer])
+            for (Operand &in : plan.steps[r].inputs)
+                if (in.buffer == from.buffer) {
+                    in.buffer = to.buffer;
+                    in.offset += to.offset - from.offset;
+                }
+        plan.steps[ei].output = to;
+        drop[ci] = 1;
+        changed = true;
+    }
+    if (changed) drop_steps(plan, drop);
+}
+
 }  // namespace ng

@@ -1,5 +1,5 @@
-// Plan-level fusions around matrix products, made on the concrete step list after lowering and
-// before memory planning (buffers are known, arena memory is not placed yet).
+// Plan-level fusions around matrix products and assignments, made on the concrete step list after
+// lowering and before memory planning (buffers are known, arena memory is not placed yet).
 #pragma once
 
 #include "passes/plan.hpp"
@@ -17,5 +17,12 @@ void fuse_gemm_updates(Plan &plan);
 // step's output, the product added to it (beta = 1) and the ReLU applied to each row of it
 // right after, in cache. The product's own buffer and the separate pass over it go.
 void fuse_gemm_epilogues(Plan &plan);
+
+// An assignment is lowered to an elementwise step computing the new value into a buffer and a
+// copy of it into the tensor (every new value of an optimizer step is computed before the first
+// assignment). When nothing reads the tensor's old value between the two, the step writes the
+// tensor itself, its other readers read the tensor instead of the buffer, and the copy goes
+// (Adam's three copies per weight, the bias updates of SGD).
+void fuse_assignments(Plan &plan);
 
 }  // namespace ng

@@ -21,6 +21,7 @@ Plan compile_plan(const ExecGraph &graph, const std::vector<std::vector<int64_t>
     Plan plan = lower(graph, param_strides);
     fuse_gemm_updates(plan);
     fuse_gemm_epilogues(plan);
+    fuse_assignments(plan);
     plan_memory(plan);
     return plan;
 }
