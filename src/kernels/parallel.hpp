@@ -13,10 +13,12 @@ constexpr int64_t kParallelMinElements = 65536;
 constexpr int64_t kChunkMinElements = 16384;
 
 // Whether a driver over a space of `points` points may hand work to a pool at all. The drivers'
-// estimates of their work (items * elements_per_item below) count whole tiles and chunks rounded
-// up, which is at most 4 times the points; below that, a caller can skip fetching a pool.
+// estimates of their work (items * elements_per_item below) round up to whole tiles or column
+// blocks (at most twice the points) and to whole chunks or groups of rows (at most four times):
+// below kParallelMinElements / 8 points they always run on the caller, which can then skip
+// fetching a pool.
 inline bool may_split(int64_t points) {
-    return points >= kParallelMinElements / 4;
+    return points >= kParallelMinElements / 8;
 }
 
 // body(begin, end) over [0, items) where each item costs about `elements_per_item` elements.
