@@ -137,6 +137,14 @@ void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, i
     vector_table().accumulate_rows(f, dt, n, rows, count, acc);
 }
 
+void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *out,
+                 const void *ahead) {
+    check_common("exp_shifted", dt, n);
+    if (!dtype_is_float(dt))
+        throw dtype_error("exp_shifted needs float32 or float64, not ", dtype_name(dt));
+    vector_table().exp_shifted(dt, n, x, shift, out, ahead);
+}
+
 namespace {
 // Repeats the element at out[0] over out[1..n), doubling the filled prefix with each copy.
 void replicate_first(size_t elem_size, int64_t n, void *out) {

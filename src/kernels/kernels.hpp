@@ -71,6 +71,11 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 constexpr int32_t kMaxAccumulateRows = 4;
 void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                      void *acc);
+// out[i] = exp(x[i] - *shift) for a float dtype where no x[i] exceeds *shift (softmax's
+// exponentials, in one pass; values below the smallest normal may come out as 0). `ahead`: null,
+// or n values the caller reads next, fetched into the cache during the pass.
+void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *out,
+                 const void *ahead = nullptr);
 // Fills n elements with the identity of f (0 for Sum, -inf/lowest for Max, ...).
 void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);

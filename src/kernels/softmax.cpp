@@ -25,17 +25,24 @@ struct SoftmaxRun {
     char *out;
     const char *in;
 
-    // Softmax of n contiguous values x into y (y may be x); `tmp` holds kTile values.
-    void row(int64_t n, const void *x, void *y, void *tmp) const {
+    // Softmax of n contiguous values x into y (y may be x); `tmp` holds kTile values. `ahead`:
+    // null or the next row to be read, fetched into the cache while this one computes its
+    // exponentials (so the next row's first pass does not wait for memory).
+    void row(int64_t n, const void *x, void *y, void *tmp, const void *ahead) const {
         alignas(8) unsigned char max[8], total[8], sum[8];
         reduce_all(ReduceFn::Max, dt, n, x, max);
-        binary(BinaryFn::Subtract, dt, n, x, 1, max, 0, y);
         if (!log) {
-            unary(UnaryFn::Exp, dt, n, y, y);
-            reduce_all(ReduceFn::Sum, dt, n, y, total);
-            binary(BinaryFn::Divide, dt, n, y, 1, total, 0, y);
+            // A row that fits the tile buffer is written to y once, by the last pass.
+            void *e = n <= kTile ? tmp : y;
+            exp_shifted(dt, n, x, max, e, ahead);
+            reduce_all(ReduceFn::Sum, dt, n, e, total);
+            // One division and n products (within an ulp of n divisions, at a fraction of
+            // their cost).
+            unary(UnaryFn::Reciprocal, dt, 1, total, total);
+            binary(BinaryFn::Multiply, dt, n, e, 1, total, 0, y);
             return;
         }
+        binary(BinaryFn::Subtract, dt, n, x, 1, max, 0, y);
         fill(dt, 1, 0.0, total);
         for (int64_t start = 0; start < n; start += kTile) {
             int64_t len = std::min(kTile, n - start);
@@ -65,14 +72,20 @@ struct SoftmaxRun {
                 char *y = advance(out, offsets[0], size);
                 const char *x = advance(const_cast<char *>(in), offsets[1], size);
                 if (in_place) {
-                    row(n, x, y, tmp);
+                    const char *ahead = nullptr;
+                    if (k + 1 < end) {
+                        int64_t next[3] = {0, 0, 0};
+                        space.add_offsets(0, kept, k + 1, next);
+                        ahead = advance(const_cast<char *>(in), next[1], size);
+                    }
+                    row(n, x, y, tmp, ahead);
                     continue;
                 }
                 for_reduced_runs(kept, [&](int64_t at, int64_t in_off, int64_t, int64_t len) {
                     gather(size, len, x + in_off * int64_t(size), space.last_stride(1),
                            buffer + at * size);
                 });
-                row(n, buffer, buffer, tmp);
+                row(n, buffer, buffer, tmp, nullptr);
                 for_reduced_runs(kept, [&](int64_t at, int64_t, int64_t out_off, int64_t len) {
                     scatter(size, len, buffer + at * size, y + out_off * int64_t(size),
                             space.last_stride(0));

@@ -23,6 +23,8 @@ struct VectorTable {
     void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
     void (*accumulate_rows)(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                             void *acc);
+    void (*exp_shifted)(DType dt, int64_t n, const void *x, const void *shift, void *out,
+                        const void *ahead);
 };
 
 extern const VectorTable vector_table_sse2;

@@ -569,6 +569,62 @@ void test_tanh_float_sweep(void **) {
         }
 }
 
+// exp_shifted: exp(x - shift) for x <= shift, against exp in double of the same difference
+// (kMathUlps where the result is a normal float or double, within the smallest normal below it),
+// with and without fetching ahead, misaligned, in place; x = shift gives exactly 1, -inf gives 0,
+// NaN stays NaN.
+void test_exp_shifted(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (int64_t n : kt::odd_lengths())
+                for (bool ahead : {false, true}) {
+                    size_t misalign = ng::dtype_size(dt);
+                    Buffer x(dt, n, misalign), got(dt, n, misalign), next(dt, n);
+                    double shift = 3.25;
+                    kt::fill_random(x, uint32_t(n) + 11, shift - 120, shift);
+                    const double special[] = {shift,        -INFINITY,    NAN,
+                                              shift - 87.5, shift - 88.5, shift - 1e-30};
+                    for (size_t i = 0; i < 6 && int64_t(i) < n; ++i) x.set(int64_t(i), special[i]);
+                    Buffer s(dt, 1);
+                    s.set(0, shift);
+                    std::string what = label(t, "exp_shifted", dt, n) + (ahead ? " ahead" : "");
+                    t->exp_shifted(dt, n, x.data(), s.data(), got.data(),
+                                   ahead ? next.data() : nullptr);
+                    ng::visit_dtype(dt, [&](auto tag) {
+                        using T = decltype(tag);
+                        if constexpr (std::is_floating_point_v<T>) {
+                            for (int64_t i = 0; i < n; ++i) {
+                                T d = T(x.get(i)) - T(shift);
+                                auto want = T(std::exp(double(d)));
+                                auto g = T(got.get(i));
+                                bool ok = kt::ulp_distance(g, want) <= kMathUlps ||
+                                          (want < std::numeric_limits<T>::min() && g >= 0 &&
+                                           g < std::numeric_limits<T>::min());
+                                if (!ok)
+                                    fail_msg("%s: exp(%.17g) = %.17g, want %.17g", what.c_str(),
+                                             double(d), double(g), double(want));
+                            }
+                        }
+                    });
+                    if (n > 2)
+                        assert_true(got.get(0) == 1 && got.get(1) == 0 && std::isnan(got.get(2)));
+                    if (!got.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
+                    t->exp_shifted(dt, n, x.data(), s.data(), x.data(), nullptr);  // in place
+                    for (int64_t i = 0; i < n; ++i)
+                        if (!(x.get(i) == got.get(i) ||
+                              (std::isnan(x.get(i)) && std::isnan(got.get(i)))))
+                            fail_msg("%s in place: element %lld differs", what.c_str(),
+                                     (long long)i);
+                }
+    float x[2] = {1, 2}, y[2], shift = 2;
+    int32_t i[2] = {1, 2};
+    exp_shifted(NG_FLOAT32, 2, x, &shift, y);
+    kt::expect_near(y[0], std::exp(-1.0), 1e-6, "exp_shifted(1 - 2)");
+    assert_true(y[1] == 1.f);
+    kt::expect_error(NG_ERR_DTYPE, [&] { exp_shifted(NG_INT32, 2, i, i, i); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { exp_shifted(NG_FLOAT32, -1, x, &shift, y); });
+}
+
 void test_level1_errors(void **) {
     float x[2] = {1, 2}, out[2];
     int32_t i[2] = {1, 2};
@@ -622,6 +678,7 @@ int main() {
         cmocka_unit_test(test_accumulate_rows),
         cmocka_unit_test(test_accumulate_and_fill),
         cmocka_unit_test(test_tanh_float_sweep),
+        cmocka_unit_test(test_exp_shifted),
         cmocka_unit_test(test_level1_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
