@@ -1,8 +1,11 @@
-// Outer-axis reductions (the innermost dimension kept) against the scalar reference: column
-// blocks wider than a tile, several blocks per row, rows cut into chunks whose partial results
-// are combined afterwards (with a shorter last chunk and groups of rows that leave remainders),
-// several kept outer points, strided outputs, values broadcast along the kept dimension, NaN in
-// a Max; with no pool and with 1, 2 and 4 threads, whose results must be bitwise identical.
+// Reductions of rows against the scalar reference, with no pool and with 1, 2 and 4 threads,
+// whose results must be bitwise identical. Outer-axis reductions (the innermost dimension kept):
+// column blocks wider than a tile, several blocks per row, rows cut into chunks whose partial
+// results are combined afterwards (with a shorter last chunk and groups of rows that leave
+// remainders), several kept outer points, strided outputs, values broadcast along the kept
+// dimension, NaN in a Max. Inner-axis reductions: float sums that read several rows side by side
+// (a group count that leaves a remainder, several tiles per row, several reduced points per
+// output, enough of them to combine tile results early).
 #include <cfloat>
 
 #include "test_kernels_support.hpp"
@@ -43,7 +46,7 @@ int64_t count_of(const std::vector<int64_t> &shape, unsigned zero_mask) {
 
 struct Case {
     std::vector<int64_t> shape;
-    unsigned reduced;          // mask of reduced dimensions (never the innermost)
+    unsigned reduced;          // mask of reduced dimensions
     int64_t out_spread;        // 1: dense output; more: strided along the kept dimension
     unsigned x_broadcast = 0;  // mask of dimensions x is broadcast along
 };
@@ -114,6 +117,14 @@ void check_case(const Case &c, DType dt, ReduceFn f, bool squared) {
         if (!b->guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
 }
 
+void check_every_dtype(const Case &c) {
+    for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_UINT8})
+        for (ReduceFn f : {ReduceFn::Sum, ReduceFn::Max}) {
+            check_case(c, dt, f, false);
+            if (dt != NG_UINT8) check_case(c, dt, f, true);
+        }
+}
+
 void test_outer_axis_reductions(void **) {
     const Case cases[] = {
         {{1024, 300}, 1, 1},     // one block, rows in chunks
@@ -126,12 +137,19 @@ void test_outer_axis_reductions(void **) {
         {{1024, 300}, 1, 1, 2},  // x broadcast along the kept dimension
         {{7, 2051}, 1, 2},       // too few rows for chunks
     };
-    for (const Case &c : cases)
-        for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_UINT8})
-            for (ReduceFn f : {ReduceFn::Sum, ReduceFn::Max}) {
-                check_case(c, dt, f, false);
-                if (dt != NG_UINT8) check_case(c, dt, f, true);
-            }
+    for (const Case &c : cases) check_every_dtype(c);
+}
+
+void test_inner_axis_reductions(void **) {
+    const Case cases[] = {
+        {{1001, 700}, 2, 1},    // groups of four rows and one left, partial leaves
+        {{37, 5000}, 2, 1},     // three tiles per row
+        {{20, 30, 300}, 5, 1},  // 20 reduced points per output
+        {{17, 2100, 3}, 6, 1},  // more tile results than a tile holds
+        {{40, 300}, 2, 3},      // a strided output
+        {{40, 300}, 2, 1, 1},   // x broadcast along the outputs
+    };
+    for (const Case &c : cases) check_every_dtype(c);
 }
 
 }  // namespace
@@ -139,6 +157,7 @@ void test_outer_axis_reductions(void **) {
 int main() {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outer_axis_reductions),
+        cmocka_unit_test(test_inner_axis_reductions),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
