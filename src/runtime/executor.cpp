@@ -62,9 +62,6 @@ void run_gemm(const Step &s, const std::vector<kernels::Strided> &inputs,
         alpha *= s.dtype == NG_FLOAT64 ? *static_cast<const double *>(scale)
                                        : double(*static_cast<const float *>(scale));
     }
-    // The bias is one layer's output: small enough for the calling thread.
-    if (s.bias_input >= 0)
-        kernels::copy_strided(s.dtype, s.shape, inputs[s.bias_input], output, nullptr);
     const int64_t row_bytes = s.ldc * static_cast<int64_t>(dtype_size(s.dtype));
     char *c = static_cast<char *>(output.data);
     if (s.k > 0)
@@ -74,7 +71,11 @@ void run_gemm(const Step &s, const std::vector<kernels::Strided> &inputs,
         for (int64_t i = 0; i < s.m; ++i) kernels::fill(s.dtype, s.n, 0.0, c + i * row_bytes);
     else if (s.beta != 1)
         throw internal_error("gemm step with beta ", s.beta);
-    if (s.flag)  // the ReLU epilogue, row by row while C is in cache
+    if (!s.flag) return;
+    // The ReLU epilogue while C is in cache: in one call when its rows are contiguous.
+    if (s.ldc == s.n)
+        kernels::unary(kernels::UnaryFn::Relu, s.dtype, s.m * s.n, c, c);
+    else
         for (int64_t i = 0; i < s.m; ++i)
             kernels::unary(kernels::UnaryFn::Relu, s.dtype, s.n, c + i * row_bytes,
                            c + i * row_bytes);
@@ -104,6 +105,10 @@ Executor::Executor(const Plan &plan) : plan_(plan) {
             break;
         case Step::Kind::Reduce:
             p.reduce.prepare(s.reduce_fn, s.program, s.shape, p.inputs, p.output);
+            break;
+        case Step::Kind::Gemm:  // the copy of a fused bias over C
+            if (s.bias_input >= 0)
+                p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(s.bias_input), p.output);
             break;
         default: break;
         }
@@ -153,7 +158,13 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
     case Step::Kind::Softmax:
         kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
         break;
-    case Step::Kind::Gemm: run_gemm(s, p.inputs, p.output); break;
+    case Step::Kind::Gemm:
+        if (s.bias_input >= 0) {  // one layer's output: small enough for the calling thread
+            void *copy[2] = {p.bases[0], p.bases[1 + s.bias_input]};
+            p.elementwise.run(copy, nullptr);
+        }
+        run_gemm(s, p.inputs, p.output);
+        break;
     case Step::Kind::Fill: {
         int64_t n = 1;
         for (int64_t d : s.shape) n *= d;

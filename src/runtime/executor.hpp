@@ -37,8 +37,8 @@ private:
     struct Prepared {
         std::vector<Address> addresses;  // the output's, then each input's
         std::vector<void *> bases;       // of the current run, in the same order
-        // Elementwise and Copy steps: elementwise; Reduce steps: reduce. Other steps use the
-        // operand descriptors.
+        // Elementwise and Copy steps: elementwise (and Gemm steps with a bias: the copy of the
+        // bias over C); Reduce steps: reduce. Other steps use the operand descriptors.
         kernels::ElementwisePlan elementwise;
         kernels::ReducePlan reduce;
         std::vector<kernels::Strided> inputs;
