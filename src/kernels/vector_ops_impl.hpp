@@ -118,6 +118,24 @@ inline B minimum_nan(B a, B b) {
 
 // ---- float tanh ------------------------------------------------------------------------------
 
+// t = k ln2 + r with |r| <= ln2/2 (Cody-Waite: k * ln2_hi is exact for |k| < 2^15, ln2_hi has
+// 9 significant bits), for the float exp-like functions below; 2^k is built from k in the
+// exponent field by the caller.
+template <class Arch>
+struct Ln2Reduced {
+    xsimd::batch<int32_t, Arch> k;
+    xsimd::batch<float, Arch> r;
+};
+template <class Arch>
+inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
+    using B = xsimd::batch<float, Arch>;
+    const auto ki = xsimd::nearbyint_as_int(t * B(1.44269504088896341f));
+    const B k = xsimd::to_float(ki);
+    B r = xsimd::fnma(k, B(0.693359375f), t);
+    r = xsimd::fnma(k, B(-2.12194440e-4f), r);
+    return {ki, r};
+}
+
 // tanh for float from one expm1: tanh(|x|) = e / (e + 2) with e = expm1(2|x|) >= 0, the sign put
 // back at the end. Nothing cancels for small |x| (e ~ 2|x|, no 1 - 2/(...)), so one formula holds
 // everywhere and no second branch is evaluated (xsimd's tanh computes a polynomial and an exp for
@@ -132,12 +150,9 @@ inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     B a = xsimd::abs(x);
     // min(40, NaN) is NaN: the x86 min returns its second operand when either is NaN, and NaN
     // then flows through every step below.
-    B t = xsimd::min(B(40.f), a + a);
-    I ki = xsimd::nearbyint_as_int(t * B(1.44269504088896341f));
-    B k = xsimd::to_float(ki);
-    // Cody-Waite: k * ln2_hi is exact for |k| < 2^15 (ln2_hi has 9 significant bits).
-    B r = xsimd::fnma(k, B(0.693359375f), t);
-    r = xsimd::fnma(k, B(-2.12194440e-4f), r);
+    const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::min(B(40.f), a + a));
+    const I ki = red.k;
+    const B r = red.r;
     B q = B(1.f / 40320);
     q = xsimd::fma(q, r, B(1.f / 5040));
     q = xsimd::fma(q, r, B(1.f / 720));
@@ -162,11 +177,9 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
     // max(-88, NaN) is NaN (the x86 max returns its second operand when either is NaN).
-    B t = xsimd::max(B(-88.f), x);
-    I ki = xsimd::nearbyint_as_int(t * B(1.44269504088896341f));
-    B k = xsimd::to_float(ki);
-    B r = xsimd::fnma(k, B(0.693359375f), t);
-    r = xsimd::fnma(k, B(-2.12194440e-4f), r);
+    const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::max(B(-88.f), x));
+    const I ki = red.k;
+    const B r = red.r;
     B q = B(1.f / 5040);
     q = xsimd::fma(q, r, B(1.f / 720));
     q = xsimd::fma(q, r, B(1.f / 120));
