@@ -332,6 +332,123 @@ static void test_import_errors(void **state) {
     ng_free(NULL);
 }
 
+/* A minimal protobuf writer, enough to spell out one-node models with chosen attribute values
+ * that the exporter would never write. */
+typedef struct proto {
+    unsigned char bytes[512];
+    size_t size;
+} proto_t;
+
+static void put_varint(proto_t *p, uint64_t v) {
+    do {
+        assert_true(p->size < sizeof p->bytes);
+        p->bytes[p->size++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+}
+
+static void put_bytes(proto_t *p, int field, const void *data, size_t size) {
+    put_varint(p, (uint64_t)field << 3 | 2);
+    put_varint(p, size);
+    assert_true(p->size + size <= sizeof p->bytes);
+    memcpy(p->bytes + p->size, data, size);
+    p->size += size;
+}
+
+static void put_text(proto_t *p, int field, const char *text) {
+    put_bytes(p, field, text, strlen(text));
+}
+
+static void put_message(proto_t *p, int field, const proto_t *m) {
+    put_bytes(p, field, m->bytes, m->size);
+}
+
+static void put_int(proto_t *p, int field, uint64_t v) {
+    put_varint(p, (uint64_t)field << 3);
+    put_varint(p, v);
+}
+
+/* A float tensor value named `name` of shape (3, 3): ValueInfoProto. */
+static proto_t float_3x3(const char *name) {
+    proto_t dim = {0}, shape = {0}, tensor = {0}, type = {0}, info = {0};
+    put_int(&dim, 1, 3);
+    put_message(&shape, 1, &dim);
+    put_message(&shape, 1, &dim);
+    put_int(&tensor, 1, 1);
+    put_message(&tensor, 2, &shape);
+    put_message(&type, 1, &tensor);
+    put_text(&info, 1, name);
+    put_message(&info, 2, &type);
+    return info;
+}
+
+/* y = Pad(x, pads) in opset 13 for x of shape (3, 3): the bytes of the ModelProto. */
+static proto_t pad_model(const int64_t pads[4], const char *mode) {
+    proto_t attr = {0}, node = {0}, init = {0}, graph = {0}, opset = {0}, model = {0};
+    put_text(&attr, 1, "mode");
+    put_text(&attr, 4, mode);
+    put_int(&attr, 20, 3); /* AttributeProto.STRING */
+    put_text(&node, 1, "x");
+    put_text(&node, 1, "p");
+    put_text(&node, 2, "y");
+    put_text(&node, 4, "Pad");
+    put_message(&node, 5, &attr);
+    put_int(&init, 1, 4);
+    put_int(&init, 2, 7); /* INT64 */
+    put_text(&init, 8, "p");
+    unsigned char raw[32];
+    for (int i = 0; i < 4; ++i)
+        for (int b = 0; b < 8; ++b) raw[8 * i + b] = (unsigned char)((uint64_t)pads[i] >> 8 * b);
+    put_bytes(&init, 9, raw, sizeof raw);
+    proto_t x = float_3x3("x"), y = float_3x3("y");
+    put_message(&graph, 1, &node);
+    put_text(&graph, 2, "g");
+    put_message(&graph, 5, &init);
+    put_message(&graph, 11, &x);
+    put_message(&graph, 12, &y);
+    put_int(&opset, 2, 13);
+    put_int(&model, 1, 8);
+    put_message(&model, 7, &graph);
+    put_message(&model, 8, &opset);
+    return model;
+}
+
+/* Pads beyond what the dims allow fail with a format error naming them, in every mode; pads near
+ * the ends of int64 once overflowed while being checked. A valid pad imports and computes. */
+static void test_pad_bounds(void **state) {
+    (void)state;
+    const char *modes[3] = {"constant", "edge", "reflect"};
+    const int64_t bad[][4] = {
+        {1, INT64_MIN, 1, 2}, {0, 0, INT64_MIN, 0}, {-4, 0, 0, 0},         {0, 0, 0, -4},
+        {-2, 0, -2, 0},       {INT64_MAX, 0, 0, 0}, {0, 0, INT64_MAX, 1}, {0, INT64_MAX, 0, INT64_MAX},
+    };
+    for (int m = 0; m < 3; ++m)
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            proto_t model = pad_model(bad[i], modes[m]);
+            ng_graph_t *g = ng_onnx_import_bytes(model.bytes, model.size, NULL, NULL, 0, 0);
+            if (g) fail_msg("pads %d of mode %s imported", (int)i, modes[m]);
+            if (ng_last_status() != NG_ERR_FORMAT)
+                fail_msg("pads %d, mode %s: status %d: %s", (int)i, modes[m], ng_last_status(),
+                         ng_last_error());
+            if (!strstr(ng_last_error(), "Pad")) fail_msg("pads %d, mode %s: %s", (int)i, modes[m], ng_last_error());
+        }
+    /* (3, 3) grown by one row before and cropped by one column after: (4, 2). */
+    proto_t model = pad_model((const int64_t[4]){1, 0, 0, -1}, "edge");
+    ng_graph_t *g = ng_onnx_import_bytes(model.bytes, model.size, NULL, NULL, 0, 0);
+    if (!g) fail_msg("%s", ng_last_error());
+    ng_tensor_t *in = ex_tensor(NG_FLOAT32, (int64_t[]){3, 3}, 2,
+                                (double[]){1, 2, 3, 4, 5, 6, 7, 8, 9});
+    ng_op_t *x = ng_graph_find(g, "x"), *y = ng_graph_find(g, "y");
+    assert_non_null(x);
+    assert_non_null(y);
+    double got[8];
+    ex_run_read(g, y, &x, (ng_tensor_t *[]){in}, 1, NG_FLOAT32, got, 8);
+    const double want[8] = {1, 2, 1, 2, 4, 5, 7, 8};
+    for (int i = 0; i < 8; ++i) assert_true(got[i] == want[i]);
+    ng_tensor_release(in);
+    ng_graph_destroy(g);
+}
+
 /* Every truncation and many single-byte corruptions of a valid model fail cleanly or import. */
 static void test_damaged_bytes(void **state) {
     (void)state;
@@ -367,7 +484,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_files_and_values),
         cmocka_unit_test(test_export_errors), cmocka_unit_test(test_import_errors),
-        cmocka_unit_test(test_damaged_bytes),
+        cmocka_unit_test(test_damaged_bytes), cmocka_unit_test(test_pad_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

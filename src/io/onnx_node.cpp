@@ -183,7 +183,14 @@ void translate_node(ImportContext &c, const onnx::NodeProto &proto) {
                     concat("operator ", proto.op_type(), " (node '", proto.name(),
                            "') is not supported by nanograph's ONNX importer"));
     Node n(c, proto);
-    it->second(n);
+    try {
+        it->second(n);
+    } catch (const Error &e) {
+        // A builder refusing what a node asks for (a length that overflows, say) is a fault of
+        // the model: report it as one, naming the node.
+        if (e.status() != NG_ERR_INVALID_ARGUMENT) throw;
+        throw n.bad(e.what());
+    }
 }
 
 }  // namespace ng::onnx_io

@@ -314,6 +314,9 @@ void pad(Node &n) {
     bool cropping = false;
     for (int64_t i = 0; i < rank; ++i) {
         const int64_t d = x->axes[i]->length, b = pads[i], e = pads[i + rank];
+        // Checked before any arithmetic: -b and d + e overflow for pads near INT64_MIN.
+        if (b < -d || e < -d)
+            throw n.bad(concat("pads (", b, ", ", e, ") remove more than dim ", i, " of length ", d));
         const int64_t from = b < 0 ? -b : 0, to = e < 0 ? d + e : d;
         if (from > to) throw n.bad("negative pads remove more than the dim");
         cropping |= b < 0 || e < 0;
