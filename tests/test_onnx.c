@@ -382,29 +382,44 @@ static proto_t float_3x3(const char *name) {
     return info;
 }
 
-/* y = Pad(x, pads) in opset 13 for x of shape (3, 3): the bytes of the ModelProto. */
-static proto_t pad_model(const int64_t pads[4], const char *mode) {
-    proto_t attr = {0}, node = {0}, init = {0}, graph = {0}, opset = {0}, model = {0};
-    put_text(&attr, 1, "mode");
-    put_text(&attr, 4, mode);
-    put_int(&attr, 20, 3); /* AttributeProto.STRING */
-    put_text(&node, 1, "x");
-    put_text(&node, 1, "p");
-    put_text(&node, 2, "y");
-    put_text(&node, 4, "Pad");
-    put_message(&node, 5, &attr);
-    put_int(&init, 1, 4);
+/* An int64 initializer (TensorProto) named `name`: a vector of n values, or one scalar (n < 0). */
+static void put_int64_initializer(proto_t *graph, const char *name, const int64_t *v, int n) {
+    proto_t init = {0};
+    if (n >= 0) put_int(&init, 1, (uint64_t)n);
     put_int(&init, 2, 7); /* INT64 */
-    put_text(&init, 8, "p");
-    unsigned char raw[32];
-    for (int i = 0; i < 4; ++i)
-        for (int b = 0; b < 8; ++b) raw[8 * i + b] = (unsigned char)((uint64_t)pads[i] >> 8 * b);
-    put_bytes(&init, 9, raw, sizeof raw);
-    proto_t x = float_3x3("x"), y = float_3x3("y");
-    put_message(&graph, 1, &node);
+    put_text(&init, 8, name);
+    unsigned char raw[64];
+    const int count = n < 0 ? 1 : n;
+    assert_true(count <= 8);
+    for (int i = 0; i < count; ++i)
+        for (int b = 0; b < 8; ++b) raw[8 * i + b] = (unsigned char)((uint64_t)v[i] >> 8 * b);
+    put_bytes(&init, 9, raw, 8 * (size_t)count);
+    put_message(graph, 5, &init);
+}
+
+/* A node of type op from inputs (n_in names) to output "y", with one string attribute if
+ * attr_name is not NULL. */
+static void put_node(proto_t *graph, const char *op, const char *const *inputs, int n_in,
+                     const char *attr_name, const char *attr_value) {
+    proto_t node = {0};
+    for (int i = 0; i < n_in; ++i) put_text(&node, 1, inputs[i]);
+    put_text(&node, 2, "y");
+    put_text(&node, 4, op);
+    if (attr_name) {
+        proto_t attr = {0};
+        put_text(&attr, 1, attr_name);
+        put_text(&attr, 4, attr_value);
+        put_int(&attr, 20, 3); /* AttributeProto.STRING */
+        put_message(&node, 5, &attr);
+    }
+    put_message(graph, 1, &node);
+}
+
+/* The ModelProto of graph (its name and output "y" added) importing opset 13. */
+static proto_t model_of(proto_t graph) {
+    proto_t opset = {0}, model = {0}, y = {0};
+    put_text(&y, 1, "y");
     put_text(&graph, 2, "g");
-    put_message(&graph, 5, &init);
-    put_message(&graph, 11, &x);
     put_message(&graph, 12, &y);
     put_int(&opset, 2, 13);
     put_int(&model, 1, 8);
@@ -413,14 +428,26 @@ static proto_t pad_model(const int64_t pads[4], const char *mode) {
     return model;
 }
 
+/* y = Pad(x, pads) for x of shape (3, 3). */
+static proto_t pad_model(const int64_t pads[4], const char *mode) {
+    proto_t graph = {0};
+    put_node(&graph, "Pad", (const char *[]){"x", "p"}, 2, "mode", mode);
+    put_int64_initializer(&graph, "p", pads, 4);
+    proto_t x = float_3x3("x");
+    put_message(&graph, 11, &x);
+    return model_of(graph);
+}
+
 /* Pads beyond what the dims allow fail with a format error naming them, in every mode; pads near
  * the ends of int64 once overflowed while being checked. A valid pad imports and computes. */
 static void test_pad_bounds(void **state) {
     (void)state;
     const char *modes[3] = {"constant", "edge", "reflect"};
     const int64_t bad[][4] = {
-        {1, INT64_MIN, 1, 2}, {0, 0, INT64_MIN, 0}, {-4, 0, 0, 0},         {0, 0, 0, -4},
-        {-2, 0, -2, 0},       {INT64_MAX, 0, 0, 0}, {0, 0, INT64_MAX, 1}, {0, INT64_MAX, 0, INT64_MAX},
+        {1, INT64_MIN, 1, 2}, {0, 0, INT64_MIN, 0},
+        {-4, 0, 0, 0},        {0, 0, 0, -4},
+        {-2, 0, -2, 0},       {INT64_MAX, 0, 0, 0},
+        {0, 0, INT64_MAX, 1}, {0, INT64_MAX, 0, INT64_MAX},
     };
     for (int m = 0; m < 3; ++m)
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
@@ -430,14 +457,15 @@ static void test_pad_bounds(void **state) {
             if (ng_last_status() != NG_ERR_FORMAT)
                 fail_msg("pads %d, mode %s: status %d: %s", (int)i, modes[m], ng_last_status(),
                          ng_last_error());
-            if (!strstr(ng_last_error(), "Pad")) fail_msg("pads %d, mode %s: %s", (int)i, modes[m], ng_last_error());
+            if (!strstr(ng_last_error(), "Pad"))
+                fail_msg("pads %d, mode %s: %s", (int)i, modes[m], ng_last_error());
         }
     /* (3, 3) grown by one row before and cropped by one column after: (4, 2). */
     proto_t model = pad_model((const int64_t[4]){1, 0, 0, -1}, "edge");
     ng_graph_t *g = ng_onnx_import_bytes(model.bytes, model.size, NULL, NULL, 0, 0);
     if (!g) fail_msg("%s", ng_last_error());
-    ng_tensor_t *in = ex_tensor(NG_FLOAT32, (int64_t[]){3, 3}, 2,
-                                (double[]){1, 2, 3, 4, 5, 6, 7, 8, 9});
+    ng_tensor_t *in =
+        ex_tensor(NG_FLOAT32, (int64_t[]){3, 3}, 2, (double[]){1, 2, 3, 4, 5, 6, 7, 8, 9});
     ng_op_t *x = ng_graph_find(g, "x"), *y = ng_graph_find(g, "y");
     assert_non_null(x);
     assert_non_null(y);
@@ -446,6 +474,31 @@ static void test_pad_bounds(void **state) {
     const double want[8] = {1, 2, 1, 2, 4, 5, 7, 8};
     for (int i = 0; i < 8; ++i) assert_true(got[i] == want[i]);
     ng_tensor_release(in);
+    ng_graph_destroy(g);
+}
+
+/* Range over nearly all of int64: its values are exact although start + i * delta passes the
+ * type's range on the way (that product once overflowed while the model was imported). */
+static void test_range_extremes(void **state) {
+    (void)state;
+    const int64_t start = INT64_MIN + 5, limit = INT64_MAX, delta = INT64_C(1) << 62;
+    proto_t graph = {0};
+    put_node(&graph, "Range", (const char *[]){"s", "l", "d"}, 3, NULL, NULL);
+    put_int64_initializer(&graph, "s", &start, -1);
+    put_int64_initializer(&graph, "l", &limit, -1);
+    put_int64_initializer(&graph, "d", &delta, -1);
+    proto_t model = model_of(graph);
+    ng_graph_t *g = ng_onnx_import_bytes(model.bytes, model.size, NULL, NULL, 0, 0);
+    if (!g) fail_msg("%s", ng_last_error());
+    ng_tensor_t *out = ex_run(g, ng_graph_find(g, "y"), NULL, NULL, 0);
+    assert_int_equal(ng_tensor_dtype(out), NG_INT64);
+    assert_int_equal(ng_tensor_numel(out), 4);
+    int64_t got[4];
+    assert_int_equal(ng_tensor_read(out, got, sizeof got), NG_OK);
+    /* start, then -2^62 + 5, 5 and 2^62 + 5: each delta = 2^62 above the one before. */
+    const int64_t want[4] = {INT64_MIN + 5, -(INT64_C(1) << 62) + 5, 5, (INT64_C(1) << 62) + 5};
+    for (int i = 0; i < 4; ++i) assert_true(got[i] == want[i]);
+    ng_tensor_release(out);
     ng_graph_destroy(g);
 }
 
@@ -482,9 +535,10 @@ static void test_damaged_bytes(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_files_and_values),
-        cmocka_unit_test(test_export_errors), cmocka_unit_test(test_import_errors),
-        cmocka_unit_test(test_damaged_bytes), cmocka_unit_test(test_pad_bounds),
+        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_files_and_values),
+        cmocka_unit_test(test_export_errors),  cmocka_unit_test(test_import_errors),
+        cmocka_unit_test(test_damaged_bytes),  cmocka_unit_test(test_pad_bounds),
+        cmocka_unit_test(test_range_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 // Transpose, Expand, Concat, Split, Slice, Pad, Tile, Gather, OneHot, Constant, ConstantOfShape,
 // Shape, Size, Range.
 #include <algorithm>
+#include <type_traits>
 #include <cmath>
 #include <limits>
 
@@ -316,7 +317,8 @@ void pad(Node &n) {
         const int64_t d = x->axes[i]->length, b = pads[i], e = pads[i + rank];
         // Checked before any arithmetic: -b and d + e overflow for pads near INT64_MIN.
         if (b < -d || e < -d)
-            throw n.bad(concat("pads (", b, ", ", e, ") remove more than dim ", i, " of length ", d));
+            throw n.bad(
+                concat("pads (", b, ", ", e, ") remove more than dim ", i, " of length ", d));
         const int64_t from = b < 0 ? -b : 0, to = e < 0 ? d + e : d;
         if (from > to) throw n.bad("negative pads remove more than the dim");
         cropping |= b < 0 || e < 0;
@@ -488,7 +490,17 @@ void range(Node &n) {
         T *p = reinterpret_cast<T *>(k.data.data());
         const T t0 = *reinterpret_cast<const T *>(s.data.data());
         const T dt = *reinterpret_cast<const T *>(d.data.data());
-        for (int64_t i = 0; i < count; ++i) p[i] = static_cast<T>(t0 + static_cast<T>(i) * dt);
+        for (int64_t i = 0; i < count; ++i) {
+            if constexpr (std::is_integral_v<T>) {
+                // i * dt may pass the type's range on the way to a value inside it (start near
+                // the minimum, limit near the maximum): wrap-around arithmetic gets it exactly.
+                const uint64_t at = static_cast<uint64_t>(t0) +
+                                    static_cast<uint64_t>(i) * static_cast<uint64_t>(dt);
+                p[i] = static_cast<T>(at);
+            } else {
+                p[i] = static_cast<T>(t0 + static_cast<T>(i) * dt);
+            }
+        }
     });
     n.out_known(0, std::move(k));
 }
