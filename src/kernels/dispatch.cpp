@@ -145,6 +145,86 @@ void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *ou
     vector_table().exp_shifted(dt, n, x, shift, out, ahead);
 }
 
+bool chain_supports(UnaryFn f) {
+    switch (f) {
+    case UnaryFn::Negative:
+    case UnaryFn::Absolute:
+    case UnaryFn::Sign:
+    case UnaryFn::Exp:
+    case UnaryFn::Log:
+    case UnaryFn::Sqrt:
+    case UnaryFn::Square:
+    case UnaryFn::Reciprocal:
+    case UnaryFn::Sigmoid:
+    case UnaryFn::Relu:
+    case UnaryFn::Tanh: return true;
+    default: return false;
+    }
+}
+
+bool chain_supports(BinaryFn f) {
+    switch (f) {
+    case BinaryFn::Add:
+    case BinaryFn::Subtract:
+    case BinaryFn::Multiply:
+    case BinaryFn::Divide:
+    case BinaryFn::Maximum:
+    case BinaryFn::Minimum: return true;
+    default: return false;
+    }
+}
+
+namespace {
+// Every step names a function the chain kernels have and a leaf that exists, temporaries are
+// saved before they are read, and the first step loads the accumulator.
+void check_chain(const ChainStep *code, int32_t count, int32_t input_count, int32_t leaf_count) {
+    using Kind = ChainStep::Kind;
+    if (count < 1 || code[0].kind != Kind::Load)
+        throw internal_error("run_chain: ", count, " steps, the first must load a leaf");
+    if (input_count < 0 || leaf_count < input_count || leaf_count > kMaxChainLeaves)
+        throw internal_error("run_chain: ", input_count, " inputs and ", leaf_count,
+                             " leaves; at most ", kMaxChainLeaves, " leaves");
+    uint32_t saved = 0;  // temporaries written so far, one bit per leaf
+    for (int32_t s = 0; s < count; ++s) {
+        const ChainStep &step = code[s];
+        bool reads = step.kind == Kind::Load || step.kind == Kind::Binary ||
+                     step.kind == Kind::BinaryReversed;
+        if (step.leaf < 0 || step.leaf >= leaf_count)
+            throw internal_error("run_chain: step ", s, " uses leaf ", step.leaf, " of ",
+                                 leaf_count);
+        bool known = false;
+        switch (step.kind) {
+        case Kind::Load: known = true; break;
+        case Kind::Save:
+            known = step.leaf >= input_count;
+            saved |= 1u << step.leaf;
+            break;
+        case Kind::Unary: known = chain_supports(static_cast<UnaryFn>(step.fn)); break;
+        case Kind::Binary:
+        case Kind::BinaryReversed:
+        case Kind::BinarySelf: known = chain_supports(static_cast<BinaryFn>(step.fn)); break;
+        }
+        if (!known)
+            throw internal_error("run_chain: step ", s, " (kind ", static_cast<int32_t>(step.kind),
+                                 ", function ", step.fn, ", leaf ", step.leaf,
+                                 ") is not a chain step");
+        if (reads && step.leaf >= input_count && !(saved & (1u << step.leaf)))
+            throw internal_error("run_chain: step ", s, " reads temporary ", step.leaf,
+                                 " before it is saved");
+    }
+}
+}  // namespace
+
+void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
+               const int *input_steps, int32_t input_count, int32_t leaf_count, void *out) {
+    check_common("run_chain", dt, n);
+    if (!dtype_is_float(dt))
+        throw dtype_error("run_chain needs float32 or float64, not ", dtype_name(dt));
+    check_chain(code, count, input_count, leaf_count);
+    for (int32_t l = 0; l < input_count; ++l) check_step("run_chain", input_steps[l]);
+    vector_table().chain(dt, n, code, count, inputs, input_steps, input_count, leaf_count, out);
+}
+
 namespace {
 // Repeats the element at out[0] over out[1..n), doubling the filled prefix with each copy.
 void replicate_first(size_t elem_size, int64_t n, void *out) {

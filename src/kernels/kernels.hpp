@@ -76,6 +76,35 @@ void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, i
 // or n values the caller reads next, fetched into the cache during the pass.
 void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *out,
                  const void *ahead = nullptr);
+// A float chain evaluated a few vectors at a time in registers (run_chain): one running value,
+// the accumulator, goes through the steps; its operands are leaves. Leaves 0..inputs-1 are the
+// chain's inputs (arrays or one broadcast value), the others temporaries that a Save fills
+// before anything reads them. Each step rounds as the level-1 primitive of the same function
+// does, so a chain gives the bits of the same functions applied one pass at a time.
+struct ChainStep {
+    enum class Kind : int32_t {
+        Load,            // acc = leaf
+        Save,            // leaf (a temporary) = acc
+        Unary,           // acc = fn(acc)
+        Binary,          // acc = fn(acc, leaf)
+        BinaryReversed,  // acc = fn(leaf, acc)
+        BinarySelf,      // acc = fn(acc, acc)
+    } kind;
+    int32_t fn = 0;    // UnaryFn or BinaryFn
+    int32_t leaf = 0;  // Load, Save, Binary, BinaryReversed (the others: any leaf, unread)
+};
+constexpr int32_t kMaxChainLeaves = 16;
+// Whether run_chain evaluates the function (the cheap and the common transcendental ones; not
+// Copy, Sin, Cos or Power).
+bool chain_supports(UnaryFn f);
+bool chain_supports(BinaryFn f);
+// out[0..n) = the chain (steps code[0..count), the first a Load, the value left in the
+// accumulator written out) for a float dtype. inputs[l] / input_steps[l] (1 = array, 0 = one
+// value) for the leaves l < input_count; leaves input_count..leaf_count-1 are temporaries. `out`
+// may be one of the input arrays (in place), not overlap one otherwise.
+void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
+               const int *input_steps, int32_t input_count, int32_t leaf_count, void *out);
+
 // Fills n elements with the identity of f (0 for Sum, -inf/lowest for Max, ...).
 void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);
 void fill(DType dt, int64_t n, double value, void *out);

@@ -118,6 +118,9 @@ void TileProgram::prepare(const char *driver, const Program &p,
         free_slots_.pop_back();
         return s;
     };
+    use_chain_ =
+        steps_[result_] == 1 && chain_.compile(p, input_strides) && chain_.code().size() >= 3;
+
     bool direct = result_direct_;
     for (int32_t i = 0; i < inputs; ++i)
         if (gather_[i] && !(direct && i == result_)) slots_[i] = take();
@@ -147,6 +150,14 @@ TileValues TileProgram::run(void *scratch, int64_t len, const char *const *input
         return slots_[r] >= 0 ? slot_base + slots_[r] * kSlotBytes : out;
     };
 
+    if (use_chain_) {
+        void *dst = destination(result_);
+        const std::vector<ChainStep> &code = chain_.code();
+        run_chain(dtypes_[result_], len, code.data(), static_cast<int32_t>(code.size()),
+                  reinterpret_cast<const void *const *>(inputs), steps_.data(), count,
+                  chain_.leaves(), dst);
+        return TileValues{dst, 1};
+    }
     for (int32_t i = 0; i < count; ++i) {
         if (gather_[i]) {
             void *dst = destination(i);

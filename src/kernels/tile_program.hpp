@@ -1,6 +1,7 @@
 // An elementwise Program prepared for one iteration space: every register gets a step (1 = a
 // tile of values, 0 = one value for the whole tile, computed once) and a scratch slot, with slots
-// reused once a register is dead. run() evaluates the program on one tile with the level-1
+// reused once a register is dead; a float chain over arrays and broadcast values is evaluated in
+// registers instead (run_chain). run() evaluates the program on one tile with the level-1
 // primitives. It keeps its own copy of the program, so a prepared TileProgram (inside a
 // kernels/prepared.hpp plan) can be kept, copied and moved independently of the Program it was
 // made from; run() is const and may be called by several threads at once.
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/chain.hpp"
 #include "kernels/kernels.hpp"
 
 namespace ng::kernels {
@@ -45,6 +47,10 @@ private:
     std::vector<int32_t> free_slots_;  // scratch for slot assignment
     bool result_direct_ = false;
     int32_t slot_count_ = 0;
+    // Programs that are register chains (kernels/chain.hpp) of at least two functions run as one
+    // run_chain per tile: each value is loaded and stored once instead of once per instruction.
+    ChainCompiler chain_;
+    bool use_chain_ = false;
 };
 
 }  // namespace ng::kernels

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/vector_table.hpp"
 
@@ -216,42 +217,72 @@ inline void copy_elements(int64_t n, const T *x, T *out) {
     if (out != x) __builtin_memmove(out, x, static_cast<size_t>(n) * sizeof(T));
 }
 
+// One float unary function on a batch: float_unary's passes and run_chain's steps both apply
+// these, so a chain rounds exactly as the passes do.
+template <UnaryFn F, class Arch, class T>
+inline xsimd::batch<T, Arch> unary_value(xsimd::batch<T, Arch> v) {
+    using B = xsimd::batch<T, Arch>;
+    if constexpr (F == UnaryFn::Negative) {
+        return -v;
+    } else if constexpr (F == UnaryFn::Absolute) {
+        return xsimd::abs(v);
+    } else if constexpr (F == UnaryFn::Sign) {
+        // Keeps NaN and the sign of zero, like NumPy's sign.
+        return xsimd::select(v > B(T(0)), B(T(1)), xsimd::select(v < B(T(0)), B(T(-1)), v));
+    } else if constexpr (F == UnaryFn::Exp) {
+        return xsimd::exp(v);
+    } else if constexpr (F == UnaryFn::Log) {
+        return xsimd::log(v);
+    } else if constexpr (F == UnaryFn::Sqrt) {
+        return xsimd::sqrt(v);
+    } else if constexpr (F == UnaryFn::Square) {
+        return v * v;
+    } else if constexpr (F == UnaryFn::Reciprocal) {
+        return B(T(1)) / v;
+    } else if constexpr (F == UnaryFn::Sigmoid) {
+        // exp(-|x|) never overflows: 1/(1+e) for x >= 0 and e/(1+e) for x < 0 are both exact
+        // to a few ulp and saturate cleanly to 1 and 0.
+        B e = xsimd::exp(-xsimd::abs(v));
+        B r = B(T(1)) / (B(T(1)) + e);
+        return xsimd::select(v >= B(T(0)), r, e * r);
+    } else if constexpr (F == UnaryFn::Relu) {
+        // NaN stays NaN (a select on `v < 0` rather than max(v, 0)).
+        return xsimd::select(v < B(T(0)), B(T(0)), v);
+    } else if constexpr (F == UnaryFn::Sin) {
+        return xsimd::sin(v);
+    } else if constexpr (F == UnaryFn::Cos) {
+        return xsimd::cos(v);
+    } else {
+        static_assert(F == UnaryFn::Tanh, "no batch form");
+        if constexpr (std::is_same_v<T, float>)
+            return tanh_float<Arch>(v);
+        else
+            return xsimd::tanh(v);
+    }
+}
+
 template <class Arch, class T>
 void float_unary(UnaryFn f, int64_t n, const T *x, T *out) {
     using B = xsimd::batch<T, Arch>;
     switch (f) {
     case UnaryFn::Copy: return copy_elements(n, x, out);
-    case UnaryFn::Negative: return map_unary<Arch>(n, x, out, [](B v) { return -v; });
-    case UnaryFn::Absolute: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::abs(v); });
-    case UnaryFn::Sign:
-        // Keeps NaN and the sign of zero, like NumPy's sign.
-        return map_unary<Arch>(n, x, out, [](B v) {
-            return xsimd::select(v > B(T(0)), B(T(1)), xsimd::select(v < B(T(0)), B(T(-1)), v));
-        });
-    case UnaryFn::Exp: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::exp(v); });
-    case UnaryFn::Log: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::log(v); });
-    case UnaryFn::Sqrt: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::sqrt(v); });
-    case UnaryFn::Square: return map_unary<Arch>(n, x, out, [](B v) { return v * v; });
-    case UnaryFn::Reciprocal: return map_unary<Arch>(n, x, out, [](B v) { return B(T(1)) / v; });
-    case UnaryFn::Sigmoid:
-        // exp(-|x|) never overflows: 1/(1+e) for x >= 0 and e/(1+e) for x < 0 are both exact
-        // to a few ulp and saturate cleanly to 1 and 0.
-        return map_unary<Arch>(n, x, out, [](B v) {
-            B e = xsimd::exp(-xsimd::abs(v));
-            B r = B(T(1)) / (B(T(1)) + e);
-            return xsimd::select(v >= B(T(0)), r, e * r);
-        });
-    case UnaryFn::Relu:
-        // NaN stays NaN (a select on `v < 0` rather than max(v, 0)).
-        return map_unary<Arch>(n, x, out,
-                               [](B v) { return xsimd::select(v < B(T(0)), B(T(0)), v); });
-    case UnaryFn::Sin: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::sin(v); });
-    case UnaryFn::Cos: return map_unary<Arch>(n, x, out, [](B v) { return xsimd::cos(v); });
-    case UnaryFn::Tanh:
-        if constexpr (std::is_same_v<T, float>)
-            return map_unary<Arch>(n, x, out, [](B v) { return tanh_float<Arch>(v); });
-        else
-            return map_unary<Arch>(n, x, out, [](B v) { return xsimd::tanh(v); });
+#define NG_UNARY_PASS(Name) \
+    case UnaryFn::Name:     \
+        return map_unary<Arch>(n, x, out, [](B v) { return unary_value<UnaryFn::Name, Arch>(v); });
+        NG_UNARY_PASS(Negative)
+        NG_UNARY_PASS(Absolute)
+        NG_UNARY_PASS(Sign)
+        NG_UNARY_PASS(Exp)
+        NG_UNARY_PASS(Log)
+        NG_UNARY_PASS(Sqrt)
+        NG_UNARY_PASS(Square)
+        NG_UNARY_PASS(Reciprocal)
+        NG_UNARY_PASS(Sigmoid)
+        NG_UNARY_PASS(Relu)
+        NG_UNARY_PASS(Sin)
+        NG_UNARY_PASS(Cos)
+        NG_UNARY_PASS(Tanh)
+#undef NG_UNARY_PASS
     }
     bad_kernel_request("unary");
 }
@@ -288,22 +319,40 @@ void integer_unary(UnaryFn f, int64_t n, const T *x, T *out) {
 
 // ---- binary ----------------------------------------------------------------------------------
 
+// One float binary function (not Power) on batches, shared by float_binary and run_chain.
+template <BinaryFn F, class B>
+inline B binary_value(B x, B y) {
+    if constexpr (F == BinaryFn::Add) {
+        return x + y;
+    } else if constexpr (F == BinaryFn::Subtract) {
+        return x - y;
+    } else if constexpr (F == BinaryFn::Multiply) {
+        return x * y;
+    } else if constexpr (F == BinaryFn::Divide) {
+        return x / y;
+    } else if constexpr (F == BinaryFn::Maximum) {
+        return maximum_nan(x, y);
+    } else {
+        static_assert(F == BinaryFn::Minimum, "no batch form");
+        return minimum_nan(x, y);
+    }
+}
+
 template <class Arch, class T>
 void float_binary(BinaryFn f, int64_t n, const T *a, int as, const T *b, int bs, T *out) {
     using B = xsimd::batch<T, Arch>;
     switch (f) {
-    case BinaryFn::Add:
-        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x + y; });
-    case BinaryFn::Subtract:
-        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x - y; });
-    case BinaryFn::Multiply:
-        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x * y; });
-    case BinaryFn::Divide:
-        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return x / y; });
-    case BinaryFn::Maximum:
-        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return maximum_nan(x, y); });
-    case BinaryFn::Minimum:
-        return map_binary<Arch>(n, a, as, b, bs, out, [](B x, B y) { return minimum_nan(x, y); });
+#define NG_BINARY_PASS(Name)                          \
+    case BinaryFn::Name:                              \
+        return map_binary<Arch>(n, a, as, b, bs, out, \
+                                [](B x, B y) { return binary_value<BinaryFn::Name>(x, y); });
+        NG_BINARY_PASS(Add)
+        NG_BINARY_PASS(Subtract)
+        NG_BINARY_PASS(Multiply)
+        NG_BINARY_PASS(Divide)
+        NG_BINARY_PASS(Maximum)
+        NG_BINARY_PASS(Minimum)
+#undef NG_BINARY_PASS
     case BinaryFn::Power:
         // xsimd's pow is exp(y*log|x|): tens of ulp off for large results and wrong at pow(0, 0).
         // libm's pow is correctly rounded in practice; float goes through double.
@@ -576,6 +625,137 @@ void integer_accumulate_rows(ReduceFn f, int64_t n, const T *const *rows, int32_
     for (int32_t r = 0; r < count; ++r) integer_accumulate(f, n, rows[r], acc);
 }
 
+// ---- fused chains ------------------------------------------------------------------------------
+
+// f(integral_constant<0>), ..., f(integral_constant<K-1>): the chain's K accumulators are
+// separate variables the compiler keeps in registers.
+template <class F, size_t... k>
+inline void each_vector(F &&f, std::index_sequence<k...>) {
+    (f(std::integral_constant<size_t, k>{}), ...);
+}
+
+// run_chain: the steps applied to kChainVectors vectors at a time, kept in registers from the
+// first Load to the store, so every value is loaded and stored once whatever the chain's length
+// and the transcendental steps of neighbouring vectors overlap. Leaf pointers advance with the
+// block; broadcast values, temporaries and a padded last block live in `blocks`. One switch per
+// step and block chooses the function (the case numbers are kind * 32 + fn).
+constexpr int64_t kChainVectors = 4;
+
+constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
+    return static_cast<int32_t>(kind) * 32 + fn;
+}
+
+// One block of kChainVectors vectors: the steps applied to the accumulators, stored to o. The
+// pointers come in as parameters (not through a closure), so stores of the accumulators do not
+// make the compiler reload them at every step.
+template <class Arch, class T>
+void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
+    using B = xsimd::batch<T, Arch>;
+    using Kind = ChainStep::Kind;
+    constexpr int64_t W = B::size;
+    constexpr int64_t BW = kChainVectors * W;
+    using Vectors = std::make_index_sequence<kChainVectors>;
+    B acc[kChainVectors];  // code[0] is a Load (checked by run_chain)
+    each_vector([&](auto k) { acc[k] = B::load_unaligned(leaf[code[0].leaf] + k * W); }, Vectors{});
+    for (int32_t s = 1; s < count; ++s) {
+        const ChainStep step = code[s];
+        const T *p = leaf[step.leaf];
+        switch (chain_case(step.kind, step.fn)) {
+        case chain_case(Kind::Load, 0):
+            each_vector([&](auto k) { acc[k] = B::load_unaligned(p + k * W); }, Vectors{});
+            break;
+        case chain_case(Kind::Save, 0):
+            each_vector([&](auto k) { acc[k].store_aligned(temps + step.leaf * BW + k * W); },
+                        Vectors{});
+            break;
+#define NG_CHAIN_UNARY(Name)                                                            \
+    case chain_case(Kind::Unary, static_cast<int32_t>(UnaryFn::Name)):                  \
+        each_vector([&](auto k) { acc[k] = unary_value<UnaryFn::Name, Arch>(acc[k]); }, \
+                    Vectors{});                                                         \
+        break;
+            NG_CHAIN_UNARY(Negative)
+            NG_CHAIN_UNARY(Absolute)
+            NG_CHAIN_UNARY(Sign)
+            NG_CHAIN_UNARY(Exp)
+            NG_CHAIN_UNARY(Log)
+            NG_CHAIN_UNARY(Sqrt)
+            NG_CHAIN_UNARY(Square)
+            NG_CHAIN_UNARY(Reciprocal)
+            NG_CHAIN_UNARY(Sigmoid)
+            NG_CHAIN_UNARY(Relu)
+            NG_CHAIN_UNARY(Tanh)
+#undef NG_CHAIN_UNARY
+#define NG_CHAIN_BINARY(Name)                                                                \
+    case chain_case(Kind::Binary, static_cast<int32_t>(BinaryFn::Name)):                     \
+        each_vector(                                                                         \
+            [&](auto k) {                                                                    \
+                acc[k] = binary_value<BinaryFn::Name>(acc[k], B::load_unaligned(p + k * W)); \
+            },                                                                               \
+            Vectors{});                                                                      \
+        break;                                                                               \
+    case chain_case(Kind::BinaryReversed, static_cast<int32_t>(BinaryFn::Name)):             \
+        each_vector(                                                                         \
+            [&](auto k) {                                                                    \
+                acc[k] = binary_value<BinaryFn::Name>(B::load_unaligned(p + k * W), acc[k]); \
+            },                                                                               \
+            Vectors{});                                                                      \
+        break;                                                                               \
+    case chain_case(Kind::BinarySelf, static_cast<int32_t>(BinaryFn::Name)):                 \
+        each_vector([&](auto k) { acc[k] = binary_value<BinaryFn::Name>(acc[k], acc[k]); },  \
+                    Vectors{});                                                              \
+        break;
+            NG_CHAIN_BINARY(Add)
+            NG_CHAIN_BINARY(Subtract)
+            NG_CHAIN_BINARY(Multiply)
+            NG_CHAIN_BINARY(Divide)
+            NG_CHAIN_BINARY(Maximum)
+            NG_CHAIN_BINARY(Minimum)
+#undef NG_CHAIN_BINARY
+        default: bad_kernel_request("chain step");
+        }
+    }
+    each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
+}
+
+template <class Arch, class T>
+void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const *inputs,
+                 const int *input_steps, int32_t input_count, int32_t leaf_count, T *out) {
+    constexpr int64_t BW = kChainVectors * int64_t(xsimd::batch<T, Arch>::size);
+    alignas(64) T blocks[kMaxChainLeaves][BW];
+    const T *leaf[kMaxChainLeaves];
+    int64_t advance[kMaxChainLeaves];
+    for (int32_t l = 0; l < leaf_count; ++l) {
+        leaf[l] = blocks[l];
+        advance[l] = 0;
+    }
+    for (int32_t l = 0; l < input_count; ++l) {
+        if (input_steps[l]) {
+            leaf[l] = inputs[l];
+            advance[l] = BW;
+        } else {
+            for (int64_t j = 0; j < BW; ++j) blocks[l][j] = *inputs[l];
+        }
+    }
+
+    T *po = out;
+    const int64_t len = n;
+    int64_t i = 0;
+    for (; i + BW <= len; i += BW) {
+        chain_block<Arch>(code, count, leaf, blocks[0], po + i);
+        for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l];
+    }
+    if (i == len) return;
+    // The last values through the same block on zero-padded copies of the arrays.
+    for (int32_t l = 0; l < input_count; ++l) {
+        if (!advance[l]) continue;
+        for (int64_t j = 0; j < BW; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
+        leaf[l] = blocks[l];
+    }
+    alignas(64) T tail[BW];
+    chain_block<Arch>(code, count, leaf, blocks[0], tail);
+    for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
+}
+
 // ---- dtype dispatch (without visit_dtype, whose error path formats a message) -------------------
 
 template <class Body>
@@ -696,9 +876,22 @@ struct Primitives {
         });
     }
 
+    static void chain(DType dt, int64_t n, const ChainStep *code, int32_t count,
+                      const void *const *inputs, const int *input_steps, int32_t input_count,
+                      int32_t leaf_count, void *out) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (is_float_v<T>)
+                float_chain<Arch>(n, code, count, reinterpret_cast<const T *const *>(inputs),
+                                  input_steps, input_count, leaf_count, static_cast<T *>(out));
+            else
+                bad_kernel_request("chain");
+        });
+    }
+
     static constexpr VectorTable table(const char *name) {
-        return VectorTable{name,        &unary,      &binary,          &compare,    &select,
-                           &reduce_all, &accumulate, &accumulate_rows, &exp_shifted};
+        return VectorTable{name,        &unary,      &binary,          &compare,     &select,
+                           &reduce_all, &accumulate, &accumulate_rows, &exp_shifted, &chain};
     }
 };
 

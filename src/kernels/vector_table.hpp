@@ -25,6 +25,9 @@ struct VectorTable {
                             void *acc);
     void (*exp_shifted)(DType dt, int64_t n, const void *x, const void *shift, void *out,
                         const void *ahead);
+    void (*chain)(DType dt, int64_t n, const ChainStep *code, int32_t count,
+                  const void *const *inputs, const int *input_steps, int32_t input_count,
+                  int32_t leaf_count, void *out);
 };
 
 extern const VectorTable vector_table_sse2;
