@@ -177,7 +177,7 @@ void check_program(const Program &p, const std::vector<int> &steps, double lo, d
     const std::vector<ChainStep> &code = compiler.code();
     const double rel = dt == NG_FLOAT32 ? 2e-5 : 1e-12;
     for (const VectorTable *t : tables())
-        for (int64_t n : {0, 1, 7, 31, 32, 33, 64, 127, 1023, 4097})
+        for (int64_t n : {0, 1, 7, 31, 32, 33, 63, 64, 65, 127, 129, 257, 1023, 4097})
             for (size_t misalign : {size_t(0), ng::dtype_size(dt)}) {
                 std::string what = name + " " + t->name + " " + ng::dtype_name(dt) +
                                    " n=" + std::to_string(n) + " misalign " +
