@@ -137,12 +137,21 @@ void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, i
     vector_table().accumulate_rows(f, dt, n, rows, count, acc);
 }
 
-void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *out,
-                 const void *ahead) {
+void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shift_step, void *out) {
     check_common("exp_shifted", dt, n);
     if (!dtype_is_float(dt))
         throw dtype_error("exp_shifted needs float32 or float64, not ", dtype_name(dt));
-    vector_table().exp_shifted(dt, n, x, shift, out, ahead);
+    check_step("exp_shifted", shift_step);
+    vector_table().exp_shifted(dt, n, x, shift, shift_step, out);
+}
+
+void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x, int64_t x_stride,
+                  void *y, int64_t y_stride) {
+    check_common("softmax_rows", dt, n);
+    if (!dtype_is_float(dt))
+        throw dtype_error("softmax_rows needs float32 or float64, not ", dtype_name(dt));
+    if (rows < 0) throw invalid_argument("softmax_rows: negative row count ", rows);
+    vector_table().softmax_rows(dt, log, rows, n, x, x_stride, y, y_stride);
 }
 
 bool chain_supports(UnaryFn f) {

@@ -71,11 +71,15 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 constexpr int32_t kMaxAccumulateRows = 4;
 void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                      void *acc);
-// out[i] = exp(x[i] - *shift) for a float dtype where no x[i] exceeds *shift (softmax's
-// exponentials, in one pass; values below the smallest normal may come out as 0). `ahead`: null,
-// or n values the caller reads next, fetched into the cache during the pass.
-void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *out,
-                 const void *ahead = nullptr);
+// out[i] = exp(x[i] - shift[i * shift_step]) (shift_step 0: one shift, 1: one per element) for a
+// float dtype where no x[i] exceeds its shift (softmax's exponentials, in one pass; values below
+// the smallest normal may come out as 0).
+void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shift_step, void *out);
+// Softmax (log: log-softmax) of `rows` rows of n contiguous values of a float dtype, row r from
+// x + r * x_stride into y + r * y_stride (strides in elements; y may be x): max, exponentials and
+// their sum (blocks of values summed pairwise), then the scaling, while the row is in the cache.
+void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x, int64_t x_stride,
+                  void *y, int64_t y_stride);
 // A float chain evaluated a few vectors at a time in registers (run_chain): one running value,
 // the accumulator, goes through the steps; its operands are leaves. Leaves 0..inputs-1 are the
 // chain's inputs (arrays or one broadcast value), the others temporaries that a Save fills

@@ -4,9 +4,13 @@
 //
 // Two shapes of work:
 //  - rows: the reduced points of one kept point, contiguous (used in place) or gathered into a
-//    per-thread row buffer;
+//    per-thread row buffer, each row done by the kernels' softmax_rows (max, exponentials with
+//    their sum, scaling, while the row is in the cache); contiguous rows a stride apart go to it
+//    a thread's range at a time;
 //  - columns: when the innermost dimension is kept and contiguous (softmax over C of a (C, N)
-//    tensor), a tile of N runs down the reduced points with vector accumulations.
+//    tensor), a tile of N runs down the reduced points with vector accumulations: the max, the
+//    shifted exponentials and their sums, then products by the reciprocals (log-softmax:
+//    (x - max) - log(sum)).
 #include <algorithm>
 
 #include "core/error.hpp"
@@ -25,42 +29,22 @@ struct SoftmaxRun {
     char *out;
     const char *in;
 
-    // Softmax of n contiguous values x into y (y may be x); `tmp` holds kTile values. `ahead`:
-    // null or the next row to be read, fetched into the cache while this one computes its
-    // exponentials (so the next row's first pass does not wait for memory).
-    void row(int64_t n, const void *x, void *y, void *tmp, const void *ahead) const {
-        alignas(8) unsigned char max[8], total[8], sum[8];
-        reduce_all(ReduceFn::Max, dt, n, x, max);
-        if (!log) {
-            // A row that fits the tile buffer is written to y once, by the last pass.
-            void *e = n <= kTile ? tmp : y;
-            exp_shifted(dt, n, x, max, e, ahead);
-            reduce_all(ReduceFn::Sum, dt, n, e, total);
-            // One division and n products (within an ulp of n divisions, at a fraction of
-            // their cost).
-            unary(UnaryFn::Reciprocal, dt, 1, total, total);
-            binary(BinaryFn::Multiply, dt, n, e, 1, total, 0, y);
-            return;
-        }
-        binary(BinaryFn::Subtract, dt, n, x, 1, max, 0, y);
-        fill(dt, 1, 0.0, total);
-        for (int64_t start = 0; start < n; start += kTile) {
-            int64_t len = std::min(kTile, n - start);
-            unary(UnaryFn::Exp, dt, len, advance(y, start, size), tmp);
-            reduce_all(ReduceFn::Sum, dt, len, tmp, sum);
-            accumulate(ReduceFn::Sum, dt, 1, sum, total);
-        }
-        unary(UnaryFn::Log, dt, 1, total, total);
-        binary(BinaryFn::Subtract, dt, n, y, 1, total, 0, y);
-    }
-
     // Dimensions [0, kept) are kept, [kept, rank) reduced.
     void rows(ThreadPool *pool, int32_t kept) const {
         int32_t rank = space.rank();
         int64_t outputs = space.count(0, kept), n = space.count(kept, rank);
         bool in_place = rank - kept == 1 && space.last_stride(0) == 1 && space.last_stride(1) == 1;
+        // Contiguous rows one stride apart (kept coalesced to one dimension, or a single row):
+        // each thread's rows go to the kernel in one call.
+        bool strided_rows = in_place && kept <= 1;
         for_items(pool, outputs, n, [&](int64_t begin, int64_t end) {
-            auto tmp = thread_scratch(ScratchArea::Tile, kTile * size);
+            if (strided_rows) {
+                int64_t x_stride = kept ? space.stride(1, 0) : 0;
+                int64_t y_stride = kept ? space.stride(0, 0) : 0;
+                return softmax_rows(dt, log, end - begin, n,
+                                    advance(const_cast<char *>(in), begin * x_stride, size),
+                                    x_stride, advance(out, begin * y_stride, size), y_stride);
+            }
             auto buffer = in_place
                               ? nullptr
                               : static_cast<char *>(thread_scratch(ScratchArea::Row, n * size));
@@ -72,20 +56,14 @@ struct SoftmaxRun {
                 char *y = advance(out, offsets[0], size);
                 const char *x = advance(const_cast<char *>(in), offsets[1], size);
                 if (in_place) {
-                    const char *ahead = nullptr;
-                    if (k + 1 < end) {
-                        int64_t next[3] = {0, 0, 0};
-                        space.add_offsets(0, kept, k + 1, next);
-                        ahead = advance(const_cast<char *>(in), next[1], size);
-                    }
-                    row(n, x, y, tmp, ahead);
+                    softmax_rows(dt, log, 1, n, x, 0, y, 0);
                     continue;
                 }
                 for_reduced_runs(kept, [&](int64_t at, int64_t in_off, int64_t, int64_t len) {
                     gather(size, len, x + in_off * int64_t(size), space.last_stride(1),
                            buffer + at * size);
                 });
-                row(n, buffer, buffer, tmp, nullptr);
+                softmax_rows(dt, log, 1, n, buffer, 0, buffer, 0);
                 for_reduced_runs(kept, [&](int64_t at, int64_t, int64_t out_off, int64_t len) {
                     scatter(size, len, buffer + at * size, y + out_off * int64_t(size),
                             space.last_stride(0));
@@ -134,17 +112,21 @@ struct SoftmaxRun {
                         accumulate(ReduceFn::Max, dt, len, at(r, 1), max);
                     fill(dt, len, 0.0, total);
                     for (int64_t r = 0; r < reduced; ++r) {
-                        char *y = at(r, 0);
-                        binary(BinaryFn::Subtract, dt, len, at(r, 1), 1, max, 1, y);
-                        char *e = log ? tmp : y;
-                        unary(UnaryFn::Exp, dt, len, y, e);
+                        char *e = log ? tmp : at(r, 0);
+                        exp_shifted(dt, len, at(r, 1), max, 1, e);
                         accumulate(ReduceFn::Sum, dt, len, e, total);
                     }
-                    if (log) unary(UnaryFn::Log, dt, len, total, total);
+                    // Softmax: products by the reciprocals of the sums (within an ulp of
+                    // divisions). Log-softmax: (x - max) - log(sum), as the rows compute it.
+                    unary(log ? UnaryFn::Log : UnaryFn::Reciprocal, dt, len, total, total);
                     for (int64_t r = 0; r < reduced; ++r) {
                         char *y = at(r, 0);
-                        binary(log ? BinaryFn::Subtract : BinaryFn::Divide, dt, len, y, 1, total, 1,
-                               y);
+                        if (log) {
+                            binary(BinaryFn::Subtract, dt, len, at(r, 1), 1, max, 1, y);
+                            binary(BinaryFn::Subtract, dt, len, y, 1, total, 1, y);
+                        } else {
+                            binary(BinaryFn::Multiply, dt, len, y, 1, total, 1, y);
+                        }
                     }
                 }
             });

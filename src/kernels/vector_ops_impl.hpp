@@ -171,16 +171,21 @@ inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
 // its Taylor series to r^7 (truncation below 1e-8 relative), times 2^k built in the exponent
 // field. x is raised to -88 first, where k = -127 makes 2^k the bits of +0: results below the
 // smallest normal float (1.2e-38) come out as 0 or within 1.2e-38 of their value, and -inf gives
-// 0. About half the instructions of xsimd's exp, which also handles overflow and subnormal
-// results.
+// 0. k is rounded by adding 1.5 * 2^23 + 127 (a float of that size has no fraction bits), which
+// leaves k + 127 in the low bits, ready to be shifted into the exponent field: two instructions
+// fewer than a conversion to integers and back. About half the instructions of xsimd's exp,
+// which also handles overflow and subnormal results.
 template <class Arch>
 inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
+    const B magic(12582912.f + 127.f);
     // max(-88, NaN) is NaN (the x86 max returns its second operand when either is NaN).
-    const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::max(B(-88.f), x));
-    const I ki = red.k;
-    const B r = red.r;
+    const B a = xsimd::max(B(-88.f), x);
+    const B t = xsimd::fma(a, B(1.44269504088896341f), magic);
+    const B k = t - magic;
+    B r = xsimd::fnma(k, B(0.693359375f), a);  // Cody-Waite, as in reduce_by_ln2
+    r = xsimd::fnma(k, B(-2.12194440e-4f), r);
     B q = B(1.f / 5040);
     q = xsimd::fma(q, r, B(1.f / 720));
     q = xsimd::fma(q, r, B(1.f / 120));
@@ -188,26 +193,160 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
     q = xsimd::fma(q, r, B(1.f / 6));
     q = xsimd::fma(q, r, B(0.5f));
     B e = xsimd::fma(q, r * r, r) + B(1.f);
-    return e * xsimd::bitwise_cast<B>((ki + I(127)) << 23);
+    return e * xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(t) << 23);
 }
 
-// map_unary that also fetches `ahead` (n values of T, or null) into the cache, one line per line
-// of x: the memory the caller reads next arrives while this pass computes.
-template <class Arch, class T, class F>
-inline void map_unary_ahead(int64_t n, const T *x, T *out, const void *ahead, F f) {
+// ---- softmax rows ------------------------------------------------------------------------------
+
+// exp(d) for d = x - shift <= 0 (or NaN): the float exp above, xsimd's for double.
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> exp_nonpositive(xsimd::batch<T, Arch> d) {
+    if constexpr (std::is_same_v<T, float>)
+        return exp_nonpositive_float<Arch>(d);
+    else
+        return xsimd::exp(d);
+}
+
+// The largest of x[0..n), NaN ignored (-inf when every value is NaN or n is 0): the x86 max
+// returns its second operand when either is NaN, and the accumulators are always the second.
+// A NaN still makes the whole softmax row NaN, through its exponential in the sum.
+template <class Arch, class T>
+inline T row_max(const T *x, int64_t n) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
-    constexpr int64_t L = int64_t(64 / sizeof(T)) > W ? int64_t(64 / sizeof(T)) : W;
+    const B lowest(-std::numeric_limits<T>::infinity());
+    B m0 = lowest, m1 = lowest, m2 = lowest, m3 = lowest;
     int64_t i = 0;
-    if (ahead) {
-        auto next = static_cast<const char *>(ahead);
-        for (; i + L <= n; i += L) {
-            __builtin_prefetch(next + i * int64_t(sizeof(T)));
-            for (int64_t j = 0; j < L; j += W)
-                f(B::load_unaligned(x + i + j)).store_unaligned(out + i + j);
+    for (; i + 4 * W <= n; i += 4 * W) {
+        m0 = xsimd::max(B::load_unaligned(x + i), m0);
+        m1 = xsimd::max(B::load_unaligned(x + i + W), m1);
+        m2 = xsimd::max(B::load_unaligned(x + i + 2 * W), m2);
+        m3 = xsimd::max(B::load_unaligned(x + i + 3 * W), m3);
+    }
+    for (; i + W <= n; i += W) m0 = xsimd::max(B::load_unaligned(x + i), m0);
+    B m = xsimd::max(xsimd::max(m0, m1), xsimd::max(m2, m3));
+    alignas(64) T lanes[W];
+    m.store_aligned(lanes);
+    T best = lanes[0];
+    for (int64_t j = 1; j < W; ++j) best = lanes[j] > best ? lanes[j] : best;
+    for (; i < n; ++i) best = x[i] > best ? x[i] : best;
+    return best;
+}
+
+// Sums of blocks combined pairwise, as a binary counter: the sum of 2^k blocks waits at level k
+// until a second one of the same size arrives, so the rounding error grows with the log of the
+// number of blocks (as in pairwise_sum) while the values are visited once, in order.
+template <class B>
+struct PairwiseBlocks {
+    B level[48];
+    uint64_t count = 0;
+    void add(B s) {
+        int k = 0;
+        for (uint64_t c = count; c & 1; c >>= 1) s = level[k++] + s;
+        level[k] = s;
+        ++count;
+    }
+    B total() const {
+        B s(typename B::value_type(0));
+        bool any = false;
+        for (int k = 0; k < 48 && (count >> k) != 0; ++k)
+            if (count >> k & 1) {
+                s = any ? level[k] + s : level[k];
+                any = true;
+            }
+        return s;
+    }
+};
+
+// Sum of exp(x[i] - m) over the row; writes the exponentials to e unless it is null. Blocks of
+// kSumBlock values go to two vector accumulators, blocks are combined pairwise. `ahead`: null or
+// the row read next (n values of T), fetched into the cache one line per line of x.
+template <class Arch, class T>
+inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    constexpr int64_t kSumBlock = 256;
+    static_assert(kSumBlock % (2 * W) == 0, "a block is whole pairs of vectors");
+    constexpr int64_t kLine = 64 / int64_t(sizeof(T));
+    const B shift(m);
+    PairwiseBlocks<B> blocks;
+    int64_t i = 0;
+    for (; i + kSumBlock <= n; i += kSumBlock) {
+        B s0(T(0)), s1(T(0));
+        for (int64_t j = i; j < i + kSumBlock; j += 2 * W) {
+            if (ahead)
+                for (int64_t l = 0; l < 2 * W; l += kLine) __builtin_prefetch(ahead + j + l);
+            B v0 = exp_nonpositive<Arch, T>(B::load_unaligned(x + j) - shift);
+            B v1 = exp_nonpositive<Arch, T>(B::load_unaligned(x + j + W) - shift);
+            if (e) {
+                v0.store_unaligned(e + j);
+                v1.store_unaligned(e + j + W);
+            }
+            s0 += v0;
+            s1 += v1;
+        }
+        blocks.add(s0 + s1);
+    }
+    if (ahead)
+        for (int64_t l = i; l < n; l += kLine) __builtin_prefetch(ahead + l);
+    // The last partial block: whole vectors, then the tail padded with -inf (whose exponential
+    // is 0) through the same vector code.
+    if (i < n) {
+        B s(T(0));
+        for (; i + W <= n; i += W) {
+            B v = exp_nonpositive<Arch, T>(B::load_unaligned(x + i) - shift);
+            if (e) v.store_unaligned(e + i);
+            s += v;
+        }
+        if (i < n) {
+            alignas(64) T tail[W];
+            for (int64_t j = 0; j < W; ++j)
+                tail[j] = i + j < n ? x[i + j] : -std::numeric_limits<T>::infinity();
+            B v = exp_nonpositive<Arch, T>(B::load_aligned(tail) - shift);
+            v.store_aligned(tail);
+            if (e)
+                for (int64_t j = 0; i + j < n; ++j) e[i + j] = tail[j];
+            s += v;
+        }
+        blocks.add(s);
+    }
+    alignas(64) T lanes[W];
+    blocks.total().store_aligned(lanes);
+    // The lanes pairwise too: ((0 1) (2 3)) ...
+    for (int64_t width = W / 2; width >= 1; width /= 2)
+        for (int64_t j = 0; j < width; ++j) lanes[j] = lanes[j] + lanes[j + width];
+    return lanes[0];
+}
+
+// Softmax (or log-softmax) of `rows` rows of n contiguous values: row r reads x + r * x_stride
+// and writes y + r * y_stride (y may be x). Three passes over a row that stays in the cache: the
+// max; exp(x - max) into y with its sum; y times the reciprocal of the sum (one division and n
+// products, within an ulp of n divisions), or for log-softmax (x - max) - log(sum). Each row
+// fetches the next one into the cache while it computes its exponentials.
+template <class Arch, class T>
+void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x_stride, T *y,
+                        int64_t y_stride) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    for (int64_t r = 0; r < rows; ++r) {
+        const T *xr = x + r * x_stride;
+        T *yr = y + r * y_stride;
+        const T *ahead = r + 1 < rows ? xr + x_stride : nullptr;
+        const T m = row_max<Arch>(xr, n);
+        const T total = row_exp_sum<Arch, T>(xr, n, m, log ? nullptr : yr, ahead);
+        int64_t i = 0;
+        if (!log) {
+            const B inv(T(1) / total);
+            for (; i + W <= n; i += W) (B::load_unaligned(yr + i) * inv).store_unaligned(yr + i);
+            for (; i < n; ++i) yr[i] = yr[i] * inv.get(0);
+        } else {
+            const T lse = T(__builtin_log(double(total)));
+            const B shift(m), sub(lse);
+            for (; i + W <= n; i += W)
+                ((B::load_unaligned(xr + i) - shift) - sub).store_unaligned(yr + i);
+            for (; i < n; ++i) yr[i] = (xr[i] - m) - lse;
         }
     }
-    map_unary<Arch>(n - i, x + i, out + i, f);
 }
 
 // ---- float unary -----------------------------------------------------------------------------
@@ -859,20 +998,15 @@ struct Primitives {
         });
     }
 
-    static void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, void *out,
-                            const void *ahead) {
+    static void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shift_step,
+                            void *out) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
             if constexpr (is_float_v<T>) {
                 using B = xsimd::batch<T, Arch>;
-                B s(*static_cast<const T *>(shift));
-                auto px = static_cast<const T *>(x);
-                auto po = static_cast<T *>(out);
-                if constexpr (std::is_same_v<T, float>)
-                    map_unary_ahead<Arch>(n, px, po, ahead,
-                                          [s](B v) { return exp_nonpositive_float<Arch>(v - s); });
-                else
-                    map_unary_ahead<Arch>(n, px, po, ahead, [s](B v) { return xsimd::exp(v - s); });
+                map_binary<Arch>(n, static_cast<const T *>(x), 1, static_cast<const T *>(shift),
+                                 shift_step, static_cast<T *>(out),
+                                 [](B v, B s) { return exp_nonpositive<Arch, T>(v - s); });
             } else {
                 bad_kernel_request("exp_shifted");
             }
@@ -892,9 +1026,22 @@ struct Primitives {
         });
     }
 
+    static void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x,
+                             int64_t x_stride, void *y, int64_t y_stride) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (is_float_v<T>)
+                softmax_rows_typed<Arch>(log, rows, n, static_cast<const T *>(x), x_stride,
+                                         static_cast<T *>(y), y_stride);
+            else
+                bad_kernel_request("softmax_rows");
+        });
+    }
+
     static constexpr VectorTable table(const char *name) {
-        return VectorTable{name,        &unary,      &binary,          &compare,     &select,
-                           &reduce_all, &accumulate, &accumulate_rows, &exp_shifted, &chain};
+        return VectorTable{name,         &unary,        &binary,     &compare,
+                           &select,      &reduce_all,   &accumulate, &accumulate_rows,
+                           &exp_shifted, &softmax_rows, &chain};
     }
 };
 

@@ -23,8 +23,10 @@ struct VectorTable {
     void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
     void (*accumulate_rows)(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                             void *acc);
-    void (*exp_shifted)(DType dt, int64_t n, const void *x, const void *shift, void *out,
-                        const void *ahead);
+    void (*exp_shifted)(DType dt, int64_t n, const void *x, const void *shift, int shift_step,
+                        void *out);
+    void (*softmax_rows)(DType dt, bool log, int64_t rows, int64_t n, const void *x,
+                         int64_t x_stride, void *y, int64_t y_stride);
     void (*chain)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                   const void *const *inputs, const int *input_steps, int32_t input_count,
                   int32_t leaf_count, void *out);

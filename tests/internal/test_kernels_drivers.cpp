@@ -453,25 +453,31 @@ void test_softmax_every_subset(void **) {
                     }
     // Rows longer than a tile, and many rows of an odd length (each fetches the next one while
     // it computes; the threads' chunks end on rows with none), into a separate output and in
-    // place, float32 and float64, with no pool and 4 threads.
-    for (DType dt : {NG_FLOAT32, NG_FLOAT64}) {
-        std::vector<std::vector<int64_t>> shapes = {{3, kTile * 2 + 5}, {701, 1001}};
-        for (const auto &shape2 : shapes) {
-            std::vector<bool> reduced = {false, true};
-            Nd x(dt, shape2, Layout::Row), out(dt, shape2, Layout::Row);
-            x.randomize(18, -50, 50);
-            Nd want = out.clone(), in_place = x.clone(), four = out.clone();
-            reference::run_softmax(false, dt, shape2, reduced, x.view(), want.view());
-            std::string what =
-                std::string("softmax rows ") + ng::dtype_name(dt) + " " + shape_text(shape2);
-            run_softmax(false, dt, shape2, reduced, x.view(), out.view(), nullptr);
-            expect_buffers(out, want, dt == NG_FLOAT32 ? 1e-6 : 1e-13, what);
-            run_softmax(false, dt, shape2, reduced, x.view(), four.view(), &pools().four);
-            expect_identical(out, four, what + " 4 threads");
-            run_softmax(false, dt, shape2, reduced, in_place.view(), in_place.view(), &pools().one);
-            expect_buffers(in_place, want, dt == NG_FLOAT32 ? 1e-6 : 1e-13, what + " in place");
-        }
-    }
+    // place, float32 and float64, softmax and log-softmax, with no pool and 4 threads (bitwise
+    // identical); the same over the outer dimension (the column path).
+    for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+        for (bool log : {false, true})
+            for (bool over_rows : {true, false}) {
+                std::vector<std::vector<int64_t>> shapes = {{3, kTile * 2 + 5}, {701, 1001}};
+                for (const auto &shape2 : shapes) {
+                    std::vector<bool> reduced = {!over_rows, over_rows};
+                    Nd x(dt, shape2, Layout::Row), out(dt, shape2, Layout::Row);
+                    x.randomize(18, -50, 50);
+                    Nd want = out.clone(), in_place = x.clone(), four = out.clone();
+                    reference::run_softmax(log, dt, shape2, reduced, x.view(), want.view());
+                    std::string what = std::string(log ? "log_softmax " : "softmax ") +
+                                       (over_rows ? "rows " : "columns ") + ng::dtype_name(dt) +
+                                       " " + shape_text(shape2);
+                    run_softmax(log, dt, shape2, reduced, x.view(), out.view(), nullptr);
+                    expect_buffers(out, want, dt == NG_FLOAT32 ? 1e-6 : 1e-13, what);
+                    run_softmax(log, dt, shape2, reduced, x.view(), four.view(), &pools().four);
+                    expect_identical(out, four, what + " 4 threads");
+                    run_softmax(log, dt, shape2, reduced, in_place.view(), in_place.view(),
+                                &pools().one);
+                    expect_buffers(in_place, want, dt == NG_FLOAT32 ? 1e-6 : 1e-13,
+                                   what + " in place");
+                }
+            }
     // Large: rows (softmax over the innermost dim) and columns (over dim 0 of (C, N)), in place.
     for (unsigned mask : {1u, 2u})
         for (bool log : {false, true}) {

@@ -571,30 +571,30 @@ void test_tanh_float_sweep(void **) {
 
 // exp_shifted: exp(x - shift) for x <= shift, against exp in double of the same difference
 // (kMathUlps where the result is a normal float or double, within the smallest normal below it),
-// with and without fetching ahead, misaligned, in place; x = shift gives exactly 1, -inf gives 0,
-// NaN stays NaN.
+// with one shift for all and one per element, misaligned, in place; x = shift gives exactly 1,
+// -inf gives 0, NaN stays NaN.
 void test_exp_shifted(void **) {
     for (auto *t : tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (int64_t n : kt::odd_lengths())
-                for (bool ahead : {false, true}) {
+                for (int step : {0, 1}) {
                     size_t misalign = ng::dtype_size(dt);
-                    Buffer x(dt, n, misalign), got(dt, n, misalign), next(dt, n);
-                    double shift = 3.25;
-                    kt::fill_random(x, uint32_t(n) + 11, shift - 120, shift);
-                    const double special[] = {shift,        -INFINITY,    NAN,
-                                              shift - 87.5, shift - 88.5, shift - 1e-30};
-                    for (size_t i = 0; i < 6 && int64_t(i) < n; ++i) x.set(int64_t(i), special[i]);
-                    Buffer s(dt, 1);
-                    s.set(0, shift);
-                    std::string what = label(t, "exp_shifted", dt, n) + (ahead ? " ahead" : "");
-                    t->exp_shifted(dt, n, x.data(), s.data(), got.data(),
-                                   ahead ? next.data() : nullptr);
+                    Buffer x(dt, n, misalign), got(dt, n, misalign), s(dt, n > 0 ? n : 1);
+                    kt::fill_random(x, uint32_t(n) + 11, -117, 0);
+                    kt::fill_random(s, uint32_t(n) + 12, 0, 6.5);
+                    auto shift_of = [&](int64_t i) { return s.get(step ? i : 0); };
+                    for (int64_t i = 0; i < n; ++i) x.set(i, x.get(i) + shift_of(i));
+                    const double special[] = {0, -INFINITY, NAN, -87.5, -88.5, -1e-30};
+                    for (size_t i = 0; i < 6 && int64_t(i) < n; ++i)
+                        x.set(int64_t(i), special[i] + shift_of(int64_t(i)));
+                    std::string what =
+                        label(t, "exp_shifted", dt, n) + (step ? " shift per element" : "");
+                    t->exp_shifted(dt, n, x.data(), s.data(), step, got.data());
                     ng::visit_dtype(dt, [&](auto tag) {
                         using T = decltype(tag);
                         if constexpr (std::is_floating_point_v<T>) {
                             for (int64_t i = 0; i < n; ++i) {
-                                T d = T(x.get(i)) - T(shift);
+                                T d = T(x.get(i)) - T(shift_of(i));
                                 auto want = T(std::exp(double(d)));
                                 auto g = T(got.get(i));
                                 bool ok = kt::ulp_distance(g, want) <= kMathUlps ||
@@ -609,20 +609,143 @@ void test_exp_shifted(void **) {
                     if (n > 2)
                         assert_true(got.get(0) == 1 && got.get(1) == 0 && std::isnan(got.get(2)));
                     if (!got.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
-                    t->exp_shifted(dt, n, x.data(), s.data(), x.data(), nullptr);  // in place
+                    t->exp_shifted(dt, n, x.data(), s.data(), step, x.data());  // in place
                     for (int64_t i = 0; i < n; ++i)
                         if (!(x.get(i) == got.get(i) ||
                               (std::isnan(x.get(i)) && std::isnan(got.get(i)))))
                             fail_msg("%s in place: element %lld differs", what.c_str(),
                                      (long long)i);
                 }
-    float x[2] = {1, 2}, y[2], shift = 2;
+    float x[2] = {1, 2}, y[2], shift = 2, shifts[2] = {1, 3};
     int32_t i[2] = {1, 2};
-    exp_shifted(NG_FLOAT32, 2, x, &shift, y);
+    exp_shifted(NG_FLOAT32, 2, x, &shift, 0, y);
     kt::expect_near(y[0], std::exp(-1.0), 1e-6, "exp_shifted(1 - 2)");
     assert_true(y[1] == 1.f);
-    kt::expect_error(NG_ERR_DTYPE, [&] { exp_shifted(NG_INT32, 2, i, i, i); });
-    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { exp_shifted(NG_FLOAT32, -1, x, &shift, y); });
+    exp_shifted(NG_FLOAT32, 2, x, shifts, 1, y);
+    assert_true(y[0] == 1.f);
+    kt::expect_near(y[1], std::exp(-1.0), 1e-6, "exp_shifted(2 - 3)");
+    kt::expect_error(NG_ERR_DTYPE, [&] { exp_shifted(NG_INT32, 2, i, i, 0, i); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                     [&] { exp_shifted(NG_FLOAT32, -1, x, &shift, 0, y); });
+    kt::expect_error(NG_ERR_INTERNAL, [&] { exp_shifted(NG_FLOAT32, 2, x, &shift, 2, y); });
+}
+
+// softmax_rows: rows of every odd length (several blocks of the pairwise sum and a partial one,
+// vector tails), several rows a stride apart (each fetching the next), misaligned, in place,
+// softmax and log-softmax, against softmax in double: float32 within 1e-6 relative (of the value,
+// or for log-softmax of 1 + |value|), float64 within 1e-13. A row with a NaN is all NaN; a row of
+// -inf is all NaN (as exp(-inf - -inf)); a single +inf makes the row NaN; a row with one value
+// far above the others is exactly (0 ..., 1, ...).
+void test_softmax_rows(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (bool log : {false, true})
+                for (int64_t n : kt::odd_lengths())
+                    for (bool in_place : {false, true}) {
+                        const int64_t rows = 3, stride = n + 3;
+                        size_t misalign = ng::dtype_size(dt);
+                        Buffer x(dt, rows * stride, misalign), y(dt, rows * stride, misalign);
+                        kt::fill_random(x, uint32_t(n) + 21, -60, 60);
+                        for (int64_t i = 0; i < rows * stride; ++i) y.set(i, 7);
+                        std::string what =
+                            label(t, log ? "log softmax_rows" : "softmax_rows", dt, n) +
+                            (in_place ? " in place" : "");
+                        std::vector<double> want(size_t(rows * stride), 7.0), diff = want;
+                        for (int64_t r = 0; r < rows; ++r) {
+                            double max = -INFINITY, sum = 0;
+                            for (int64_t i = 0; i < n; ++i)
+                                max = std::max(max, x.get(r * stride + i));
+                            for (int64_t i = 0; i < n; ++i)
+                                sum += std::exp(x.get(r * stride + i) - max);
+                            for (int64_t i = 0; i < n; ++i) {
+                                double d = x.get(r * stride + i) - max;
+                                diff[size_t(r * stride + i)] = d;
+                                want[size_t(r * stride + i)] =
+                                    log ? d - std::log(sum) : std::exp(d) / sum;
+                            }
+                        }
+                        Buffer &out = in_place ? x : y;
+                        t->softmax_rows(dt, log, rows, n, x.data(), stride, out.data(), stride);
+                        double tol = dt == NG_FLOAT32 ? 1e-6 : 1e-13;
+                        double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
+                        // Results below the smallest normal may come out as 0.
+                        double tiny = dt == NG_FLOAT32 ? 0x1p-126 : 0x1p-1022;
+                        for (int64_t r = 0; r < rows; ++r)
+                            for (int64_t i = 0; i < stride; ++i) {
+                                int64_t at = r * stride + i;
+                                double g = out.get(at), w = want[size_t(at)];
+                                if (i >= n) {  // the gaps between rows are untouched
+                                    if (!in_place && g != 7)
+                                        fail_msg("%s: gap element %lld written", what.c_str(),
+                                                 (long long)at);
+                                    continue;
+                                }
+                                // x - max rounded to the dtype moves exp(x - max) by up to
+                                // |x - max| * eps relative.
+                                double d = std::fabs(diff[size_t(at)]);
+                                double bound = log ? tol * (1 + std::fabs(w))
+                                                   : (tol + eps * d) * std::fabs(w) + tiny;
+                                if (!(std::fabs(g - w) <= bound))
+                                    fail_msg("%s: row %lld element %lld = %.17g, want %.17g",
+                                             what.c_str(), (long long)r, (long long)i, g, w);
+                            }
+                        if (!out.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
+                    }
+    // Special rows, every table, both dtypes, softmax and log-softmax.
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (bool log : {false, true}) {
+                const int64_t n = 37;
+                std::string what = label(t, log ? "log softmax_rows" : "softmax_rows", dt, n);
+                auto run = [&](std::vector<double> values) {
+                    Buffer x(dt, n), y(dt, n);
+                    for (int64_t i = 0; i < n; ++i) x.set(i, values[size_t(i)]);
+                    t->softmax_rows(dt, log, 1, n, x.data(), 0, y.data(), 0);
+                    std::vector<double> r(static_cast<size_t>(n));
+                    for (int64_t i = 0; i < n; ++i) r[size_t(i)] = y.get(i);
+                    return r;
+                };
+                for (int64_t at : {int64_t(0), int64_t(17), n - 1}) {
+                    std::vector<double> v(size_t(n), 1.0);
+                    v[size_t(at)] = NAN;
+                    for (double g : run(v))
+                        if (!std::isnan(g))
+                            fail_msg("%s: a NaN at %lld leaves %g", what.c_str(), (long long)at, g);
+                    v[size_t(at)] = INFINITY;
+                    for (double g : run(v))
+                        if (!std::isnan(g))
+                            fail_msg("%s: +inf at %lld leaves %g", what.c_str(), (long long)at, g);
+                    v.assign(size_t(n), -1000.0);
+                    v[size_t(at)] = 1000;
+                    auto r = run(v);
+                    for (int64_t i = 0; i < n; ++i) {
+                        double w = i == at ? (log ? 0.0 : 1.0) : (log ? -2000.0 : 0.0);
+                        if (r[size_t(i)] != w)
+                            fail_msg("%s: one spike at %lld: element %lld = %g, want %g",
+                                     what.c_str(), (long long)at, (long long)i, r[size_t(i)], w);
+                    }
+                }
+                for (double g : run(std::vector<double>(size_t(n), -INFINITY)))
+                    if (!std::isnan(g)) fail_msg("%s: a row of -inf gives %g", what.c_str(), g);
+                // -inf values beside finite ones: their share is 0 (log: -inf).
+                std::vector<double> v(size_t(n), 0.0);
+                v[3] = -INFINITY;
+                auto r = run(v);
+                if (r[3] != (log ? -INFINITY : 0.0))
+                    fail_msg("%s: exp(-inf) share %g", what.c_str(), r[3]);
+                kt::expect_near(r[0], log ? -std::log(36.0) : 1.0 / 36, 1e-6,
+                                (what + " beside -inf").c_str());
+            }
+    float x[2] = {0, 0}, y[2];
+    softmax_rows(NG_FLOAT32, false, 1, 2, x, 0, y, 0);
+    assert_true(y[0] == 0.5f && y[1] == 0.5f);
+    softmax_rows(NG_FLOAT32, false, 0, 2, x, 0, nullptr, 0);  // no rows: nothing written
+    int32_t i[2] = {1, 2};
+    kt::expect_error(NG_ERR_DTYPE, [&] { softmax_rows(NG_INT32, false, 1, 2, i, 0, i, 0); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                     [&] { softmax_rows(NG_FLOAT32, false, 1, -1, x, 0, y, 0); });
+    kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                     [&] { softmax_rows(NG_FLOAT32, false, -1, 2, x, 0, y, 0); });
 }
 
 void test_level1_errors(void **) {
@@ -679,6 +802,7 @@ int main() {
         cmocka_unit_test(test_accumulate_and_fill),
         cmocka_unit_test(test_tanh_float_sweep),
         cmocka_unit_test(test_exp_shifted),
+        cmocka_unit_test(test_softmax_rows),
         cmocka_unit_test(test_level1_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
