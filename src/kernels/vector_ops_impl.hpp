@@ -120,21 +120,25 @@ inline B minimum_nan(B a, B b) {
 // ---- float tanh ------------------------------------------------------------------------------
 
 // t = k ln2 + r with |r| <= ln2/2 (Cody-Waite: k * ln2_hi is exact for |k| < 2^15, ln2_hi has
-// 9 significant bits), for the float exp-like functions below; 2^k is built from k in the
-// exponent field by the caller.
+// 9 significant bits) and 2^k, for the float exp-like functions below, for t whose k lies in
+// [-127, 128] (2^-127 comes out as +0). k is rounded by adding 1.5 * 2^23 + 127 (a float of that
+// size has no fraction bits), which leaves k + 127 in the low bits of the sum, ready to be shifted
+// into the exponent field: two instructions fewer than a conversion to integers and back.
 template <class Arch>
 struct Ln2Reduced {
-    xsimd::batch<int32_t, Arch> k;
+    xsimd::batch<float, Arch> two_k;
     xsimd::batch<float, Arch> r;
 };
 template <class Arch>
 inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
     using B = xsimd::batch<float, Arch>;
-    const auto ki = xsimd::nearbyint_as_int(t * B(1.44269504088896341f));
-    const B k = xsimd::to_float(ki);
+    using I = xsimd::batch<int32_t, Arch>;
+    const B magic(12582912.f + 127.f);
+    const B biased = xsimd::fma(t, B(1.44269504088896341f), magic);
+    const B k = biased - magic;
     B r = xsimd::fnma(k, B(0.693359375f), t);
     r = xsimd::fnma(k, B(-2.12194440e-4f), r);
-    return {ki, r};
+    return {xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23), r};
 }
 
 // tanh for float from one expm1: tanh(|x|) = e / (e + 2) with e = expm1(2|x|) >= 0, the sign put
@@ -147,12 +151,10 @@ inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
 template <class Arch>
 inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
-    using I = xsimd::batch<int32_t, Arch>;
     B a = xsimd::abs(x);
     // min(40, NaN) is NaN: the x86 min returns its second operand when either is NaN, and NaN
     // then flows through every step below.
     const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::min(B(40.f), a + a));
-    const I ki = red.k;
     const B r = red.r;
     B q = B(1.f / 40320);
     q = xsimd::fma(q, r, B(1.f / 5040));
@@ -162,30 +164,22 @@ inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     q = xsimd::fma(q, r, B(1.f / 6));
     q = xsimd::fma(q, r, B(0.5f));
     B p = xsimd::fma(q, r * r, r);  // expm1(r)
-    B two_k = xsimd::bitwise_cast<B>((ki + I(127)) << 23);
+    const B two_k = red.two_k;
     B e = xsimd::fma(two_k, p, two_k - B(1.f));
     return xsimd::copysign(e / (e + B(2.f)), x);
 }
 
 // exp(x) for float x <= 0 or NaN (softmax's x - max): x = k ln2 + r, |r| <= ln2/2, exp(r) from
-// its Taylor series to r^7 (truncation below 1e-8 relative), times 2^k built in the exponent
-// field. x is raised to -88 first, where k = -127 makes 2^k the bits of +0: results below the
-// smallest normal float (1.2e-38) come out as 0 or within 1.2e-38 of their value, and -inf gives
-// 0. k is rounded by adding 1.5 * 2^23 + 127 (a float of that size has no fraction bits), which
-// leaves k + 127 in the low bits, ready to be shifted into the exponent field: two instructions
-// fewer than a conversion to integers and back. About half the instructions of xsimd's exp,
-// which also handles overflow and subnormal results.
+// its Taylor series to r^7 (truncation below 1e-8 relative), times 2^k. x is raised to -88 first,
+// where k = -127 makes 2^k the bits of +0: results below the smallest normal float (1.2e-38) come
+// out as 0 or within 1.2e-38 of their value, and -inf gives 0. About half the instructions of
+// xsimd's exp, which also handles overflow and subnormal results.
 template <class Arch>
 inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
-    using I = xsimd::batch<int32_t, Arch>;
-    const B magic(12582912.f + 127.f);
     // max(-88, NaN) is NaN (the x86 max returns its second operand when either is NaN).
-    const B a = xsimd::max(B(-88.f), x);
-    const B t = xsimd::fma(a, B(1.44269504088896341f), magic);
-    const B k = t - magic;
-    B r = xsimd::fnma(k, B(0.693359375f), a);  // Cody-Waite, as in reduce_by_ln2
-    r = xsimd::fnma(k, B(-2.12194440e-4f), r);
+    const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::max(B(-88.f), x));
+    const B r = red.r;
     B q = B(1.f / 5040);
     q = xsimd::fma(q, r, B(1.f / 720));
     q = xsimd::fma(q, r, B(1.f / 120));
@@ -193,7 +187,7 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
     q = xsimd::fma(q, r, B(1.f / 6));
     q = xsimd::fma(q, r, B(0.5f));
     B e = xsimd::fma(q, r * r, r) + B(1.f);
-    return e * xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(t) << 23);
+    return e * red.two_k;
 }
 
 // ---- softmax rows ------------------------------------------------------------------------------
