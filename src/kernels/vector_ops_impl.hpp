@@ -256,7 +256,7 @@ struct PairwiseBlocks {
 // kSumBlock values go to two vector accumulators, blocks are combined pairwise. `ahead`: null or
 // the row read next (n values of T), fetched into the cache one line per line of x.
 template <class Arch, class T>
-inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead) {
+inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *ahead_out) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
     constexpr int64_t kSumBlock = 256;
@@ -269,7 +269,10 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead) {
         B s0(T(0)), s1(T(0));
         for (int64_t j = i; j < i + kSumBlock; j += 2 * W) {
             if (ahead)
-                for (int64_t l = 0; l < 2 * W; l += kLine) __builtin_prefetch(ahead + j + l);
+                for (int64_t l = 0; l < 2 * W; l += kLine) {
+                    __builtin_prefetch(ahead + j + l);
+                    __builtin_prefetch(ahead_out + j + l, 1);
+                }
             B v0 = exp_nonpositive<Arch, T>(B::load_unaligned(x + j) - shift);
             B v1 = exp_nonpositive<Arch, T>(B::load_unaligned(x + j + W) - shift);
             if (e) {
@@ -282,7 +285,10 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead) {
         blocks.add(s0 + s1);
     }
     if (ahead)
-        for (int64_t l = i; l < n; l += kLine) __builtin_prefetch(ahead + l);
+        for (int64_t l = i; l < n; l += kLine) {
+            __builtin_prefetch(ahead + l);
+            __builtin_prefetch(ahead_out + l, 1);
+        }
     // The last partial block: whole vectors, then the tail padded with -inf (whose exponential
     // is 0) through the same vector code.
     if (i < n) {
@@ -327,7 +333,8 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
         T *yr = y + r * y_stride;
         const T *ahead = r + 1 < rows ? xr + x_stride : nullptr;
         const T m = row_max<Arch>(xr, n);
-        const T total = row_exp_sum<Arch, T>(xr, n, m, log ? nullptr : yr, ahead);
+        const T total = row_exp_sum<Arch, T>(xr, n, m, log ? nullptr : yr, ahead,
+                                             ahead ? yr + y_stride : nullptr);
         int64_t i = 0;
         if (!log) {
             const B inv(T(1) / total);
