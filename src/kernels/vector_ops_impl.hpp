@@ -788,17 +788,18 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
     return static_cast<int32_t>(kind) * 32 + fn;
 }
 
-// One block of kChainVectors vectors: the steps applied to the accumulators, stored to o. The
+// One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
+// accumulators, stored to o. Temporaries are kChainVectors vectors apart in `temps`. The
 // pointers come in as parameters (not through a closure), so stores of the accumulators do not
 // make the compiler reload them at every step.
-template <class Arch, class T>
+template <class Arch, int64_t K, class T>
 void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
     using B = xsimd::batch<T, Arch>;
     using Kind = ChainStep::Kind;
     constexpr int64_t W = B::size;
     constexpr int64_t BW = kChainVectors * W;
-    using Vectors = std::make_index_sequence<kChainVectors>;
-    B acc[kChainVectors];  // code[0] is a Load (checked by run_chain)
+    using Vectors = std::make_index_sequence<K>;
+    B acc[K];  // code[0] is a Load (checked by run_chain)
     each_vector([&](auto k) { acc[k] = B::load_unaligned(leaf[code[0].leaf] + k * W); }, Vectors{});
     for (int32_t s = 1; s < count; ++s) {
         const ChainStep step = code[s];
@@ -863,7 +864,8 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
 template <class Arch, class T>
 void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const *inputs,
                  const int *input_steps, int32_t input_count, int32_t leaf_count, T *out) {
-    constexpr int64_t BW = kChainVectors * int64_t(xsimd::batch<T, Arch>::size);
+    constexpr int64_t W = xsimd::batch<T, Arch>::size;
+    constexpr int64_t BW = kChainVectors * W;
     alignas(64) T blocks[kMaxChainLeaves][BW];
     const T *leaf[kMaxChainLeaves];
     int64_t advance[kMaxChainLeaves];
@@ -871,12 +873,13 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
         leaf[l] = blocks[l];
         advance[l] = 0;
     }
+    const int64_t filled = n >= BW ? BW : W;  // of a broadcast value's block that is read
     for (int32_t l = 0; l < input_count; ++l) {
         if (input_steps[l]) {
             leaf[l] = inputs[l];
             advance[l] = BW;
         } else {
-            for (int64_t j = 0; j < BW; ++j) blocks[l][j] = *inputs[l];
+            for (int64_t j = 0; j < filled; ++j) blocks[l][j] = *inputs[l];
         }
     }
 
@@ -884,18 +887,23 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     const int64_t len = n;
     int64_t i = 0;
     for (; i + BW <= len; i += BW) {
-        chain_block<Arch>(code, count, leaf, blocks[0], po + i);
+        chain_block<Arch, kChainVectors>(code, count, leaf, blocks[0], po + i);
         for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l];
     }
+    // The rest one vector at a time (short rows are common: a [128, 10] tile is 10 values), the
+    // last values through the same code on a zero-padded copy of one vector of each array.
+    for (; i + W <= len; i += W) {
+        chain_block<Arch, 1>(code, count, leaf, blocks[0], po + i);
+        for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l] ? W : 0;
+    }
     if (i == len) return;
-    // The last values through the same block on zero-padded copies of the arrays.
     for (int32_t l = 0; l < input_count; ++l) {
         if (!advance[l]) continue;
-        for (int64_t j = 0; j < BW; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
+        for (int64_t j = 0; j < W; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
         leaf[l] = blocks[l];
     }
-    alignas(64) T tail[BW];
-    chain_block<Arch>(code, count, leaf, blocks[0], tail);
+    alignas(64) T tail[W];
+    chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
     for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
 }
 
