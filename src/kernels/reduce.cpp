@@ -26,10 +26,6 @@ namespace {
 constexpr int64_t kChunkedMaxOutputs = 16;  // more outputs than this: parallel over outputs
 constexpr int64_t kReduceChunkElements = 65536;
 constexpr int64_t kMaxChunks = 64;
-// Inner-axis float sums: outputs whose rows are read side by side, and the values of a leaf of
-// their pairwise trees.
-constexpr int32_t kSumRows = 4;
-constexpr int64_t kSumLeaf = 256;
 // Outer-axis reductions: the accumulators of one column block (16 KiB: a row of 4096 floats);
 // the (kept point, block, chunk) items wanted, so that a thread slowed down by the load leaves its
 // remaining items to the others (each chunk beyond one costs a partial block of scratch); and the
@@ -89,9 +85,9 @@ struct ReduceRun {
     }
 
     // Inner-axis reductions: each output's tiles are reduced at once and the tile results
-    // combined. Float sums over whole rows (no chunks) take kSumRows consecutive outputs together
-    // and read their rows side by side (sum_rows): one core reads several streams faster than
-    // one. A row's sum is the same alone or in a group, so the thread split changes no bit.
+    // combined. Float sums over whole rows (no chunks) take kMaxSumRows consecutive outputs as one
+    // item and read their rows side by side (sum_rows): one core reads several streams faster
+    // than one. A row's sum is the same alone or in a group, so the thread split changes no bit.
     void innermost_reduced(ThreadPool *pool) const {
         int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
                 length = space.dim(last);
@@ -106,26 +102,29 @@ struct ReduceRun {
                                           ScratchArea::Partials, outputs * chunks * out_size))
                                     : nullptr;
         const bool together = chunks == 1 && f == ReduceFn::Sum && dtype_is_float(dt);
-        const int32_t group = together ? kSumRows : 1;
+        const int32_t group = together ? kMaxSumRows : 1;
+        // An item: `group` consecutive outputs, or one chunk of one output.
+        const int64_t items = together ? (outputs + group - 1) / group : outputs * chunks;
         const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
         const size_t tile_bytes = kTile * out_size;
         const VectorTable &table = vector_table();
 
         for_items(
-            pool, outputs * chunks, per_chunk * std::min(length, kTile),
+            pool, items, group * per_chunk * std::min(length, kTile),
             [&](int64_t begin, int64_t end) {
                 auto scratch =
                     static_cast<char *>(thread_scratch(ScratchArea::Tile, group * scratch_step));
                 // Each output's tile results, then each one's spread buffer.
                 auto row =
                     static_cast<char *>(thread_scratch(ScratchArea::Row, 2 * group * tile_bytes));
-                const void *values[kSumRows];
+                const void *values[kMaxSumRows];
+                alignas(8) unsigned char sums[kMaxSumRows * 8];
                 Cursor c = cursor();
-                for (int64_t item = begin; item < end;) {
-                    // With chunks, one item; else up to `group` outputs with the same units.
-                    const auto n = static_cast<int32_t>(std::min<int64_t>(group, end - item));
-                    int64_t k = item / chunks, first = item % chunks * per_chunk;
-                    int64_t stop = std::min(units, first + per_chunk);
+                for (int64_t item = begin; item < end; ++item) {
+                    const int64_t k = together ? item * group : item / chunks;
+                    const auto n = static_cast<int32_t>(std::min<int64_t>(group, outputs - k));
+                    const int64_t first = together ? 0 : item % chunks * per_chunk;
+                    const int64_t stop = std::min(units, first + per_chunk);
                     int64_t count = 0;
                     for (int64_t u = first; u < stop; ++u) {
                         int64_t start = u % tiles * kTile, len = std::min(kTile, length - start);
@@ -134,10 +133,14 @@ struct ReduceRun {
                             values[j] = evaluate(c, u / tiles, len, scratch + j * scratch_step,
                                                  row + (group + j) * tile_bytes);
                         }
-                        if (together)
-                            sum_rows(table, len, values, n, row + count * out_size, tile_bytes);
-                        else
+                        if (together) {
+                            table.sum_rows(dt, len, values, n, sums);
+                            for (int32_t j = 0; j < n; ++j)
+                                std::memcpy(row + j * tile_bytes + count * out_size,
+                                            sums + j * out_size, out_size);
+                        } else {
                             reduce_all(f, dt, len, values[0], row + count * out_size);
+                        }
                         if (++count == kTile) {
                             for (int32_t j = 0; j < n; ++j)
                                 reduce_all(f, dt, count, row + j * tile_bytes,
@@ -148,46 +151,11 @@ struct ReduceRun {
                     for (int32_t j = 0; j < n; ++j)
                         reduce_all(f, dt, count, row + j * tile_bytes,
                                    chunks > 1 ? partials + item * out_size : output_at(k + j));
-                    item += n;
                 }
             });
         if (chunks > 1)
             for (int64_t k = 0; k < outputs; ++k)
                 reduce_all(f, dt, chunks, partials + k * chunks * out_size, output_at(k));
-    }
-
-    // out[j * out_step] = the float sum of rows[j][0..len) for j < n, the rows read side by side
-    // a leaf at a time: a pairwise tree over leaves of kSumLeaf values, each summed by the
-    // table's reduce_all, and the same tree for every row whatever n is.
-    void sum_rows(const VectorTable &table, int64_t len, const void *const *rows, int32_t n,
-                  char *out, size_t out_step) const {
-        if (dt == NG_FLOAT32)
-            sum_rows_of<float>(table, len, rows, n, out, out_step);
-        else
-            sum_rows_of<double>(table, len, rows, n, out, out_step);
-    }
-    template <class T>
-    void sum_rows_of(const VectorTable &table, int64_t len, const void *const *rows, int32_t n,
-                     char *out, size_t out_step) const {
-        T sums[kSumRows];
-        pairwise_rows(table, len, reinterpret_cast<const T *const *>(rows), n, sums);
-        for (int32_t j = 0; j < n; ++j) std::memcpy(out + j * out_step, &sums[j], sizeof(T));
-    }
-    template <class T>
-    void pairwise_rows(const VectorTable &table, int64_t len, const T *const *rows, int32_t n,
-                       T *sums) const {
-        if (len <= kSumLeaf) {
-            for (int32_t j = 0; j < n; ++j)
-                table.reduce_all(ReduceFn::Sum, dt, len, rows[j], &sums[j]);
-            return;
-        }
-        const int64_t half = (len / 2 + kSumLeaf - 1) / kSumLeaf * kSumLeaf;
-        const T *rest[kSumRows];
-        T second[kSumRows];
-        pairwise_rows(table, half, rows, n, sums);
-        for (int32_t j = 0; j < n; ++j) rest[j] = rows[j] + half;
-        pairwise_rows(table, len - half, rest, n, second);
-        for (int32_t j = 0; j < n; ++j) sums[j] += second[j];
     }
 
     // Outer-axis reductions. The kept innermost dimension is cut into column blocks of at most

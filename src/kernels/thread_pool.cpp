@@ -1,6 +1,10 @@
 // Persistent workers that sleep on a condition variable between jobs. A job is one
 // parallel_for: its chunks are handed out through an atomic counter to the workers that joined
 // and to the calling thread, which works too and then waits for the joined workers to finish.
+// Chunks shrink as the job goes (a share of what is left, never below the grain): large ones
+// early cost few hand-outs, small ones at the end leave no thread alone with a long last chunk
+// while the others wait (for memory-bound loops the last thread also runs at one core's
+// bandwidth instead of the machine's).
 #include "kernels/thread_pool.hpp"
 
 #include <pthread.h>
@@ -41,23 +45,25 @@ struct ThreadPool::Impl {
     // The current job. Read by joined workers without the lock: written before the generation
     // is published under the mutex, and not changed until every joined worker has left.
     const std::function<void(int64_t, int64_t)> *body = nullptr;
-    int64_t n = 0, chunk = 0, chunks = 0;
-    std::atomic<int64_t> next{0};
+    int64_t n = 0, grain = 1, shares = 1;  // a chunk: max(grain, what is left / shares)
+    std::atomic<int64_t> next{0};          // the start of the next chunk
     std::atomic<bool> failed{false};
     std::exception_ptr error;  // the first exception of the job (under mutex)
 
     void run_chunks() {
+        int64_t begin = next.load(std::memory_order_relaxed);
         for (;;) {
-            int64_t c = next.fetch_add(1, std::memory_order_relaxed);
-            if (c >= chunks || failed.load(std::memory_order_relaxed)) return;
-            int64_t begin = c * chunk;
+            if (begin >= n || failed.load(std::memory_order_relaxed)) return;
+            const int64_t end = std::min(n, begin + std::max(grain, (n - begin) / shares));
+            if (!next.compare_exchange_weak(begin, end, std::memory_order_relaxed)) continue;
             try {
-                (*body)(begin, std::min(n, begin + chunk));
+                (*body)(begin, end);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(mutex);
                 if (!error) error = std::current_exception();
                 failed.store(true, std::memory_order_relaxed);
             }
+            begin = next.load(std::memory_order_relaxed);
         }
     }
 
@@ -137,16 +143,14 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
     std::unique_lock<std::mutex> job(p.dispatch, std::try_to_lock);
     if (!job.owns_lock()) return body(0, n);
 
-    // A few chunks per thread balance uneven work; every chunk but the last is >= grain.
-    int64_t chunks = std::min<int64_t>(n / grain, int64_t(p.threads) * 4);
-    int64_t chunk = (n + chunks - 1) / chunks;
-    chunks = (n + chunk - 1) / chunk;
+    // Every chunk but the last is >= grain; a thread takes 1 / (2 * threads) of what is left.
+    const int64_t chunks = n / grain;  // at most
     {
         std::lock_guard<std::mutex> lock(p.mutex);
         p.body = &body;
         p.n = n;
-        p.chunk = chunk;
-        p.chunks = chunks;
+        p.grain = grain;
+        p.shares = 2 * int64_t(p.threads);
         p.next.store(0, std::memory_order_relaxed);
         p.failed.store(false, std::memory_order_relaxed);
         p.error = nullptr;
