@@ -164,7 +164,8 @@ struct ReduceRun {
     // written once per group of rows; with a block spanning the row, a dense input is read as one
     // stream. Few (kept point, block) pairs would leave threads idle or waiting for one slow
     // half, so the rows are then also cut into chunks, each summed into a partial block, and the
-    // partial blocks combined in chunk order afterwards. The chunks follow from the shape alone,
+    // partial blocks combined in chunk order afterwards (a contiguous output holds the first
+    // chunk's block itself: one partial block less). The chunks follow from the shape alone,
     // never from the thread count: every pool gets the same bits.
     void innermost_kept(ThreadPool *pool) const {
         const int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
@@ -183,8 +184,10 @@ struct ReduceRun {
         chunks = (reduced + per_chunk - 1) / per_chunk;
         const int64_t out_stride = space.last_stride(0);
         const size_t block_bytes = static_cast<size_t>(block) * out_size;
+        // Partial blocks per pair: chunks after the first one when that one goes to the output.
+        const int64_t direct = out_stride == 1 ? 1 : 0, slots = chunks - direct;
         char *partials = chunks > 1 ? static_cast<char *>(thread_scratch(
-                                          ScratchArea::Partials, pairs * chunks * block_bytes))
+                                          ScratchArea::Partials, pairs * slots * block_bytes))
                                     : nullptr;
         // Each row of a group is evaluated into its own scratch (and spread buffer).
         const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
@@ -197,15 +200,16 @@ struct ReduceRun {
             const void *values[kRows];
             Cursor c = cursor();
             for (int64_t item = begin; item < end; ++item) {
-                const int64_t pair = item / chunks, first = item % chunks * per_chunk;
+                const int64_t pair = item / chunks, chunk = item % chunks;
+                const int64_t first = chunk * per_chunk;
                 const int64_t stop = std::min(reduced, first + per_chunk);
                 const int64_t col = pair % blocks * block;
                 const int64_t width = std::min(block, length - col);
                 set_kept(c, pair / blocks, col);
                 char *out = advance(bases[0], c.base[0], out_size);
-                char *acc = chunks > 1        ? partials + item * block_bytes
-                            : out_stride == 1 ? out
-                                              : row;
+                char *acc = chunk < direct ? out
+                            : chunks > 1 ? partials + (pair * slots + chunk - direct) * block_bytes
+                                         : row;
                 fill_identity(f, dt, width, acc);
                 for (int64_t r = first; r < stop; r += kRows) {
                     auto count = static_cast<int32_t>(std::min<int64_t>(kRows, stop - r));
@@ -224,12 +228,12 @@ struct ReduceRun {
                 if (chunks == 1 && acc != out) scatter(out_size, width, acc, out, out_stride);
             }
         });
-        if (chunks > 1) combine_chunks(pairs, blocks, block, chunks, partials);
+        if (chunks > 1) combine_chunks(pairs, blocks, block, chunks - slots, slots, partials);
     }
 
     // out = f over the partial blocks of each (kept point, block) pair, in chunk order, a group
-    // of rows at a time.
-    void combine_chunks(int64_t pairs, int64_t blocks, int64_t block, int64_t chunks,
+    // of rows at a time; `direct` (1): the output holds the first chunk's block already.
+    void combine_chunks(int64_t pairs, int64_t blocks, int64_t block, int64_t direct, int64_t slots,
                         const char *partials) const {
         const int64_t length = space.dim(last), out_stride = space.last_stride(0);
         const size_t block_bytes = static_cast<size_t>(block) * out_size;
@@ -241,12 +245,12 @@ struct ReduceRun {
             set_kept(c, pair / blocks, col);
             char *out = advance(bases[0], c.base[0], out_size);
             char *acc = out_stride == 1 ? out : row;
-            fill_identity(f, dt, width, acc);
-            for (int64_t ch = 0; ch < chunks; ch += kMaxAccumulateRows) {
+            if (!direct) fill_identity(f, dt, width, acc);
+            for (int64_t ch = 0; ch < slots; ch += kMaxAccumulateRows) {
                 auto count =
-                    static_cast<int32_t>(std::min<int64_t>(kMaxAccumulateRows, chunks - ch));
+                    static_cast<int32_t>(std::min<int64_t>(kMaxAccumulateRows, slots - ch));
                 for (int32_t j = 0; j < count; ++j)
-                    values[j] = partials + (pair * chunks + ch + j) * block_bytes;
+                    values[j] = partials + (pair * slots + ch + j) * block_bytes;
                 accumulate_rows(f, dt, width, values, count, acc);
             }
             if (acc != out) scatter(out_size, width, acc, out, out_stride);

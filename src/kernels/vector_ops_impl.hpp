@@ -774,7 +774,7 @@ void float_sum_rows(int64_t n, const T *const *rows, T *sums) {
     constexpr int64_t W = B::size;
     static_assert(kSumRowsLeaf % (2 * W) == 0, "a leaf holds whole pairs of vectors");
     constexpr int kLevels = 64;  // a counter of at most 2^63 / kSumRowsLeaf leaves
-    B pending[C][kLevels];
+    B pending[kLevels][C];       // level-major: the few levels in use share stack lines
     B a0[C], a1[C];
     int64_t leaves = 0;
     for (int64_t base = 0; base < n; base += kSumRowsLeaf, ++leaves) {
@@ -799,8 +799,8 @@ void float_sum_rows(int64_t n, const T *const *rows, T *sums) {
         for (int r = 0; r < C; ++r) {
             B v = a0[r] + a1[r];
             int level = 0;
-            for (int64_t k = leaves; k & 1; k >>= 1) v = pending[r][level++] + v;
-            pending[r][level] = v;
+            for (int64_t k = leaves; k & 1; k >>= 1) v = pending[level++][r] + v;
+            pending[level][r] = v;
         }
     }
     for (int r = 0; r < C; ++r) {
@@ -808,7 +808,7 @@ void float_sum_rows(int64_t n, const T *const *rows, T *sums) {
         bool any = false;
         for (int level = 0; level < kLevels && (leaves >> level) != 0; ++level)
             if ((leaves >> level) & 1) {
-                total = any ? pending[r][level] + total : pending[r][level];
+                total = any ? pending[level][r] + total : pending[level][r];
                 any = true;
             }
         sums[r] = xsimd::hadd(total);
