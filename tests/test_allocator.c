@@ -10,41 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counting_allocator.h"
 #include "expect_error.h"
 #include "nanograph/nanograph.h"
 
-typedef struct {
-    int64_t allocations, frees, live_bytes, misaligned;
-    int fail; /* nonzero: allocate returns NULL */
-} counts_t;
-
-static void *counting_allocate(size_t bytes, size_t alignment, void *ctx) {
-    counts_t *c = ctx;
-    if (c->fail) return NULL;
-    void *p = NULL;
-    if (posix_memalign(&p, alignment, bytes) != 0) return NULL;
-    c->allocations++;
-    c->live_bytes += (int64_t)bytes;
-    if (alignment < 64 || (alignment & (alignment - 1)) != 0) c->misaligned++;
-    return p;
-}
-
-static void counting_deallocate(void *p, size_t bytes, size_t alignment, void *ctx) {
-    counts_t *c = ctx;
-    if ((uintptr_t)p % alignment != 0) c->misaligned++;
-    c->frees++;
-    c->live_bytes -= (int64_t)bytes;
-    free(p);
-}
-
-static ng_allocator_t counting(counts_t *c) {
-    ng_allocator_t a = {sizeof a, counting_allocate, counting_deallocate, c};
-    return a;
-}
-
 static void test_tensors_and_runs_use_the_allocator(void **state) {
     (void)state;
-    counts_t c = {0, 0, 0, 0, 0};
+    counts_t c = {0};
     ng_allocator_t a = counting(&c);
     assert_int_equal(ng_set_allocator(&a), NG_OK);
 
@@ -88,7 +60,8 @@ static void test_tensors_and_runs_use_the_allocator(void **state) {
 
 static void test_allocation_failure_is_reported(void **state) {
     (void)state;
-    counts_t c = {0, 0, 0, 0, 1};
+    counts_t c = {0};
+    c.fail = 1;
     ng_allocator_t a = counting(&c);
     assert_int_equal(ng_set_allocator(&a), NG_OK);
     const int64_t shape[1] = {16};
@@ -103,7 +76,7 @@ static void test_allocation_failure_is_reported(void **state) {
 
 static void test_bad_allocators(void **state) {
     (void)state;
-    counts_t c = {0, 0, 0, 0, 0};
+    counts_t c = {0};
     ng_allocator_t a = counting(&c);
     a.deallocate = NULL;
     assert_int_equal(ng_set_allocator(&a), NG_ERR_INVALID_ARGUMENT);
@@ -157,7 +130,7 @@ static ng_tensor_t *run_model(ng_computation_t *c) {
 
 static void test_a_transformer_allocator_serves_that_transformer_only(void **state) {
     (void)state;
-    counts_t c = {0, 0, 0, 0, 0};
+    counts_t c = {0};
     ng_allocator_t a = counting(&c);
     model_t m = make_model();
     ng_transformer_t *mine = ng_transformer_create(NULL);
@@ -218,7 +191,7 @@ static void test_a_transformer_allocator_serves_that_transformer_only(void **sta
  * process-wide allocator. */
 static void test_changing_a_transformer_allocator(void **state) {
     (void)state;
-    counts_t first = {0, 0, 0, 0, 0}, second = {0, 0, 0, 0, 0}, global = {0, 0, 0, 0, 0};
+    counts_t first = {0}, second = {0}, global = {0};
     ng_allocator_t a = counting(&first), b = counting(&second), process = counting(&global);
     model_t m = make_model();
     ng_transformer_t *tr = ng_transformer_create(NULL);
@@ -258,7 +231,7 @@ static void test_changing_a_transformer_allocator(void **state) {
 static void test_everything_returns_in_any_destroy_order(void **state) {
     (void)state;
     for (int order = 0; order < 24; ++order) {
-        counts_t c = {0, 0, 0, 0, 0};
+        counts_t c = {0};
         ng_allocator_t a = counting(&c);
         model_t m = make_model();
         ng_transformer_t *tr = ng_transformer_create(NULL);
@@ -291,7 +264,7 @@ static void test_everything_returns_in_any_destroy_order(void **state) {
 
 static void test_transformer_allocator_bad_input(void **state) {
     (void)state;
-    counts_t c = {0, 0, 0, 0, 0};
+    counts_t c = {0};
     ng_allocator_t a = counting(&c);
     assert_int_equal(ng_transformer_set_allocator(NULL, &a), NG_ERR_INVALID_ARGUMENT);
     expect_error(NG_ERR_INVALID_ARGUMENT, "ng_transformer_set_allocator", "t is NULL");

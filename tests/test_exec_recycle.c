@@ -11,35 +11,10 @@
 
 #include <cmocka.h>
 
+#include "counting_allocator.h"
 #include "exec_test_util.h"
 
 enum { N = 1000 };
-
-typedef struct {
-    int64_t allocations, frees, live_bytes;
-} counts_t;
-
-static void *counting_allocate(size_t bytes, size_t alignment, void *ctx) {
-    counts_t *c = ctx;
-    void *p = NULL;
-    if (posix_memalign(&p, alignment, bytes) != 0) return NULL;
-    c->allocations++;
-    c->live_bytes += (int64_t)bytes;
-    return p;
-}
-
-static void counting_deallocate(void *p, size_t bytes, size_t alignment, void *ctx) {
-    (void)alignment;
-    counts_t *c = ctx;
-    c->frees++;
-    c->live_bytes -= (int64_t)bytes;
-    free(p);
-}
-
-static ng_allocator_t counting(counts_t *c) {
-    ng_allocator_t a = {sizeof a, counting_allocate, counting_deallocate, c};
-    return a;
-}
 
 /* Results of x (float64, R = 10 by K = 100, N values): 2x (elementwise), sum(x) (a scalar) and x
  * cast to float32 with its axes in the order (K, R): a transposed view of values computed in x's
@@ -226,7 +201,7 @@ static void test_a_given_output_does_not_disturb_recycling(void **state) {
  * returned when the computation goes. */
 static void test_the_steady_state_allocates_nothing(void **state) {
     (void)state;
-    counts_t c = {0, 0, 0};
+    counts_t c = {0};
     ng_allocator_t a = counting(&c);
     model_t m = make_model(3, &a);
     ng_tensor_t *out[3] = {NULL, NULL, NULL};
@@ -253,7 +228,7 @@ static void test_the_steady_state_allocates_nothing(void **state) {
  * and the run takes new memory from the new one. */
 static void test_a_new_transformer_allocator_is_not_handed_old_memory(void **state) {
     (void)state;
-    counts_t first = {0, 0, 0}, second = {0, 0, 0};
+    counts_t first = {0}, second = {0};
     ng_allocator_t a = counting(&first), b = counting(&second);
     model_t m = make_model(1, &a);
     ng_tensor_t *out = NULL;
@@ -291,7 +266,7 @@ static void test_a_new_transformer_allocator_is_not_handed_old_memory(void **sta
 /* The same with the process-wide allocator, for a transformer without one of its own. */
 static void test_a_new_process_allocator_is_not_handed_old_memory(void **state) {
     (void)state;
-    counts_t process = {0, 0, 0};
+    counts_t process = {0};
     ng_allocator_t a = counting(&process);
     model_t m = make_model(1, NULL);
     ng_tensor_t *out = NULL;
