@@ -117,6 +117,39 @@ inline B minimum_nan(B a, B b) {
     return xsimd::select(xsimd::isnan(a), a, xsimd::select(a < b, a, b));
 }
 
+// ---- double exp and tanh, kept inside xsimd's defined domain ----------------------------------
+
+// xsimd's double exp converts round(x / ln2) to int64 one lane at a time where the instruction
+// set has no vector conversion (SSE2, AVX2): for NaN, or |x| beyond 2^63 ln2, that conversion is
+// undefined behaviour. exp is 0 below -746 and inf above 710, so the argument is clipped to
+// +-1000 and NaN lanes are computed from 0, then put back.
+template <class Arch>
+inline xsimd::batch<double, Arch> exp_double(xsimd::batch<double, Arch> v) {
+    using B = xsimd::batch<double, Arch>;
+    const auto nan = xsimd::isnan(v);
+    const B r = xsimd::exp(xsimd::select(nan, B(0.), xsimd::clip(v, B(-1000.), B(1000.))));
+    return xsimd::select(nan, v, r);
+}
+
+// The same for xsimd's double tanh, which calls exp(2|x|): tanh is exactly +-1 in double beyond
+// |x| = 20, so +-40 changes no result.
+template <class Arch>
+inline xsimd::batch<double, Arch> tanh_double(xsimd::batch<double, Arch> v) {
+    using B = xsimd::batch<double, Arch>;
+    const auto nan = xsimd::isnan(v);
+    const B r = xsimd::tanh(xsimd::select(nan, B(0.), xsimd::clip(v, B(-40.), B(40.))));
+    return xsimd::select(nan, v, r);
+}
+
+// exp for either float type (float's conversions are vector instructions everywhere).
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> exp_any(xsimd::batch<T, Arch> v) {
+    if constexpr (std::is_same_v<T, double>)
+        return exp_double<Arch>(v);
+    else
+        return xsimd::exp(v);
+}
+
 // ---- float tanh ------------------------------------------------------------------------------
 
 // t = k ln2 + r with |r| <= ln2/2 (Cody-Waite: k * ln2_hi is exact for |k| < 2^15, ln2_hi has
@@ -193,13 +226,14 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
 
 // ---- softmax rows ------------------------------------------------------------------------------
 
-// exp(d) for d = x - shift <= 0 (or NaN): the float exp above, xsimd's for double.
+// exp(d) for d = x - shift <= 0 (or NaN): the float exp above, xsimd's (kept in its domain) for
+// double.
 template <class Arch, class T>
 inline xsimd::batch<T, Arch> exp_nonpositive(xsimd::batch<T, Arch> d) {
     if constexpr (std::is_same_v<T, float>)
         return exp_nonpositive_float<Arch>(d);
     else
-        return xsimd::exp(d);
+        return exp_double<Arch>(d);
 }
 
 // The largest of x[0..n), NaN ignored (-inf when every value is NaN or n is 0): the x86 max
@@ -371,7 +405,7 @@ inline xsimd::batch<T, Arch> unary_value(xsimd::batch<T, Arch> v) {
         // Keeps NaN and the sign of zero, like NumPy's sign.
         return xsimd::select(v > B(T(0)), B(T(1)), xsimd::select(v < B(T(0)), B(T(-1)), v));
     } else if constexpr (F == UnaryFn::Exp) {
-        return xsimd::exp(v);
+        return exp_any<Arch>(v);
     } else if constexpr (F == UnaryFn::Log) {
         return xsimd::log(v);
     } else if constexpr (F == UnaryFn::Sqrt) {
@@ -383,7 +417,7 @@ inline xsimd::batch<T, Arch> unary_value(xsimd::batch<T, Arch> v) {
     } else if constexpr (F == UnaryFn::Sigmoid) {
         // exp(-|x|) never overflows: 1/(1+e) for x >= 0 and e/(1+e) for x < 0 are both exact
         // to a few ulp and saturate cleanly to 1 and 0.
-        B e = xsimd::exp(-xsimd::abs(v));
+        B e = exp_any<Arch>(-xsimd::abs(v));
         B r = B(T(1)) / (B(T(1)) + e);
         return xsimd::select(v >= B(T(0)), r, e * r);
     } else if constexpr (F == UnaryFn::Relu) {
@@ -398,7 +432,7 @@ inline xsimd::batch<T, Arch> unary_value(xsimd::batch<T, Arch> v) {
         if constexpr (std::is_same_v<T, float>)
             return tanh_float<Arch>(v);
         else
-            return xsimd::tanh(v);
+            return tanh_double<Arch>(v);
     }
 }
 

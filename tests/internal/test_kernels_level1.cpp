@@ -65,9 +65,11 @@ void unary_inputs(UnaryFn f, Buffer &x, uint32_t seed) {
     switch (f) {
     case UnaryFn::Log:
     case UnaryFn::Sqrt: lo = 1e-3, hi = 1e3, special = {0, 1, INFINITY, -1}; break;
-    case UnaryFn::Exp: lo = -80, hi = 80, special = {0, -1000, 1000, NAN}; break;
-    case UnaryFn::Sigmoid: lo = -30, hi = 30, special = {0, -1000, 1000, -40, 40}; break;
-    case UnaryFn::Tanh: lo = -10, hi = 10, special = {0, -1000, 1000, 1e-8}; break;
+    case UnaryFn::Exp: lo = -80, hi = 80, special = {0, -1000, 1000, NAN, 1e300, -1e300}; break;
+    case UnaryFn::Sigmoid:
+        lo = -30, hi = 30, special = {0, -1000, 1000, -40, 40, NAN, 1e300, -1e300};
+        break;
+    case UnaryFn::Tanh: lo = -10, hi = 10, special = {0, -1000, 1000, 1e-8, NAN, 1e300}; break;
     case UnaryFn::Sin:
     case UnaryFn::Cos: lo = -100, hi = 100, special = {0, 3.14159265358979}; break;
     case UnaryFn::Reciprocal: special = {0, -0.0, INFINITY}; break;

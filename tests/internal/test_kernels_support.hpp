@@ -88,7 +88,12 @@ public:
     void set(int64_t i, double value) {
         ng::visit_dtype(dt_, [&](auto tag) {
             using T = decltype(tag);
-            T x = T(value);
+            // Integers wrap as the kernels' integer arithmetic does (-2 as uint8 is 254).
+            T x;
+            if constexpr (std::is_integral_v<T>)
+                x = T(int64_t(value));
+            else
+                x = T(value);
             std::memcpy(bytes_.data() + start_ + size_t(i) * size_, &x, sizeof x);
         });
     }

@@ -131,10 +131,12 @@ struct Accumulator {
     void add(T v) {
         if (f == ReduceFn::Sum) {
             d += double(v);
-            u += static_cast<uint64_t>(static_cast<int64_t>(v));
+            if constexpr (std::is_integral_v<T>)
+                u += static_cast<uint64_t>(static_cast<int64_t>(v));
         } else if (f == ReduceFn::Prod) {
             d *= double(v);
-            u *= static_cast<uint64_t>(static_cast<int64_t>(v));
+            if constexpr (std::is_integral_v<T>)
+                u *= static_cast<uint64_t>(static_cast<int64_t>(v));
         } else if (!any)
             extreme = v;
         else
@@ -452,7 +454,8 @@ void gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double al
                     T x = ta ? A[p * lda + i] : A[i * lda + p];
                     T y = tb ? B[j * ldb + p] : B[p * ldb + j];
                     sum += double(x) * double(y);
-                    isum += uint64_t(int64_t(x)) * uint64_t(int64_t(y));
+                    if constexpr (std::is_integral_v<T>)
+                        isum += uint64_t(int64_t(x)) * uint64_t(int64_t(y));
                 }
                 T &o = C[i * ldc + j];
                 if constexpr (std::is_floating_point_v<T>) {
