@@ -45,6 +45,47 @@ int64_t integral(const char *name, double v) {
     return static_cast<int64_t>(v);
 }
 
+// OpenBLAS (0.3.x, default build) runs a gemv on all its threads once the matrix has
+// kMatrixSplitAt elements or more. On products of a few hundred thousand elements (a batch-1 layer
+// of a network) waking those threads costs more than it saves: with two of them a 784x512 gemv
+// takes ~1.5x the time of one thread. Such a product is given to OpenBLAS in pieces of fewer
+// elements, which it then runs on the calling thread alone; past kPiecewiseUpTo elements (2 MiB of
+// float32, beyond the caches) its threads gain and the product goes whole.
+constexpr int64_t kMatrixSplitAt = 9216;
+constexpr int64_t kPiecewiseUpTo = int64_t(1) << 19;
+constexpr int64_t kMinPieceRows = 4;  // fewer rows per piece: the calls cost more than threads
+
+// Rows per piece of a rows x cols gemv matrix, or 0 when the product should go whole.
+int64_t piece_rows(int64_t rows, int64_t cols) {
+    if (rows * cols < kMatrixSplitAt || rows * cols > kPiecewiseUpTo) return 0;
+    if (openblas_get_num_threads() < 2) return 0;
+    int64_t per_piece = (kMatrixSplitAt - 1) / cols;
+    return per_piece >= kMinPieceRows ? per_piece : 0;
+}
+
+// cblas gemv (row-major) on matrix `a` of rows x cols, in pieces of rows when piece_rows says so:
+// y = alpha op(a) x + beta y. Without transpose each piece makes its own slice of y; transposed,
+// each piece adds its rows' share to all of y (beta applies to the first piece only).
+template <class T, class Gemv>
+void gemv_pieces(Gemv gemv, CBLAS_TRANSPOSE trans, int rows, int cols, T alpha, const T *a, int lda,
+                 const T *x, int incx, T beta, T *y, int incy) {
+    int64_t step = piece_rows(rows, cols);
+    if (step == 0) {
+        gemv(CblasRowMajor, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
+        return;
+    }
+    for (int64_t r = 0; r < rows; r += step) {
+        int count = int(std::min<int64_t>(step, rows - r));
+        const T *piece = a + r * lda;
+        if (trans == CblasNoTrans)
+            gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x, incx, beta, y + r * incy,
+                 incy);
+        else
+            gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x + r * incx, incx,
+                 r == 0 ? beta : T(1), y, incy);
+    }
+}
+
 // A product with one row (m == 1) or one column (n == 1) is a matrix-vector product: OpenBLAS's
 // gemv reads the matrix once at full speed, where its gemm packs it first (several times slower
 // for a single row). Returns false when the shape is not one of these.
@@ -62,15 +103,15 @@ bool as_gemv(Gemv gemv, bool ta, bool tb, int m, int n, int k, T alpha, const T 
     if (m == 1) {  // c[0, :] (n) = alpha * op(B)^T x + beta * c, x = the row op(A)[0, :] (k)
         int incx = ta ? lda : 1;
         if (tb)  // B is stored n x k
-            gemv(CblasRowMajor, CblasNoTrans, n, k, alpha, b, ldb, a, incx, beta, c, 1);
+            gemv_pieces<T>(gemv, CblasNoTrans, n, k, alpha, b, ldb, a, incx, beta, c, 1);
         else  // B is stored k x n
-            gemv(CblasRowMajor, CblasTrans, k, n, alpha, b, ldb, a, incx, beta, c, 1);
+            gemv_pieces<T>(gemv, CblasTrans, k, n, alpha, b, ldb, a, incx, beta, c, 1);
     } else {  // c[:, 0] (m) = alpha * op(A) x + beta * c, x = the column op(B)[:, 0] (k)
         int incx = tb ? 1 : ldb;
         if (ta)  // A is stored k x m
-            gemv(CblasRowMajor, CblasTrans, k, m, alpha, a, lda, b, incx, beta, c, ldc);
+            gemv_pieces<T>(gemv, CblasTrans, k, m, alpha, a, lda, b, incx, beta, c, ldc);
         else  // A is stored m x k
-            gemv(CblasRowMajor, CblasNoTrans, m, k, alpha, a, lda, b, incx, beta, c, ldc);
+            gemv_pieces<T>(gemv, CblasNoTrans, m, k, alpha, a, lda, b, incx, beta, c, ldc);
     }
     return true;
 }
