@@ -141,6 +141,22 @@ inline xsimd::batch<double, Arch> tanh_double(xsimd::batch<double, Arch> v) {
     return xsimd::select(nan, v, r);
 }
 
+// sin or cos. Beyond 64 pi (float) or 2^18 pi (double), and for NaN, xsimd reduces the argument
+// lane by lane with a routine that shifts negative integers left (undefined behaviour) for
+// arguments below 2^23; such batches go to libm lane by lane instead, as xsimd would have gone
+// lane by lane anyway.
+template <bool Sin, class Arch, class T>
+inline xsimd::batch<T, Arch> sin_or_cos(xsimd::batch<T, Arch> v) {
+    using B = xsimd::batch<T, Arch>;
+    if (xsimd::all(xsimd::abs(v) <= xsimd::constants::mediumpi<B>()))
+        return Sin ? xsimd::sin(v) : xsimd::cos(v);
+    alignas(64) T lanes[B::size];
+    v.store_aligned(lanes);
+    for (T &x : lanes)
+        x = static_cast<T>(Sin ? __builtin_sin(double(x)) : __builtin_cos(double(x)));
+    return B::load_aligned(lanes);
+}
+
 // exp for either float type (float's conversions are vector instructions everywhere).
 template <class Arch, class T>
 inline xsimd::batch<T, Arch> exp_any(xsimd::batch<T, Arch> v) {
@@ -423,10 +439,8 @@ inline xsimd::batch<T, Arch> unary_value(xsimd::batch<T, Arch> v) {
     } else if constexpr (F == UnaryFn::Relu) {
         // NaN stays NaN (a select on `v < 0` rather than max(v, 0)).
         return xsimd::select(v < B(T(0)), B(T(0)), v);
-    } else if constexpr (F == UnaryFn::Sin) {
-        return xsimd::sin(v);
-    } else if constexpr (F == UnaryFn::Cos) {
-        return xsimd::cos(v);
+    } else if constexpr (F == UnaryFn::Sin || F == UnaryFn::Cos) {
+        return sin_or_cos<F == UnaryFn::Sin, Arch>(v);
     } else {
         static_assert(F == UnaryFn::Tanh, "no batch form");
         if constexpr (std::is_same_v<T, float>)

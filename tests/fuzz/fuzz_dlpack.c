@@ -30,6 +30,7 @@ static void count_deletion(DLManagedTensor *m) {
 static int fits(const descriptor *d) {
     const DLTensor *t = &d->managed.dl_tensor;
     const int64_t limit = (int64_t)1 << 22;
+    if (t->byte_offset >= kBuffer) return 0;
     if (t->ndim < 0 || t->ndim > kMaxRank || t->dtype.bits == 0 || t->dtype.bits % 8) return 0;
     int64_t element = t->dtype.bits / 8 * (t->dtype.lanes ? t->dtype.lanes : 1);
     int64_t low = 0, high = 0, row_major = 1;

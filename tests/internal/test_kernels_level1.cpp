@@ -71,7 +71,9 @@ void unary_inputs(UnaryFn f, Buffer &x, uint32_t seed) {
         break;
     case UnaryFn::Tanh: lo = -10, hi = 10, special = {0, -1000, 1000, 1e-8, NAN, 1e300}; break;
     case UnaryFn::Sin:
-    case UnaryFn::Cos: lo = -100, hi = 100, special = {0, 3.14159265358979}; break;
+    case UnaryFn::Cos:
+        lo = -100, hi = 100, special = {0, 3.14159265358979, 1e3, -3e5, 2e6, 1e30, NAN, INFINITY};
+        break;
     case UnaryFn::Reciprocal: special = {0, -0.0, INFINITY}; break;
     default: special = {0, -0.0, NAN, INFINITY, -INFINITY}; break;
     }
