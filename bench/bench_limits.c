@@ -7,7 +7,9 @@
  * - sgemm: OpenBLAS's rate at every GEMM shape a workload uses, and for the MLP workloads the sum
  *   of the times of the GEMMs one step or one inference runs (their bound at OpenBLAS's rate).
  *
- * Each figure is the best of several repetitions: a limit is what the machine can do. Every
+ * Each figure is the best of several repetitions: a limit is what the machine can do. The sgemm
+ * lines also give the median of the same repetitions ("ms_median"), so that a workload that is one
+ * GEMM (matmul) can be compared with raw OpenBLAS statistic for statistic. Every
  * bandwidth runs on `--threads` threads, each over its own slice; OpenBLAS gets the same count.
  * Prints one JSON line per figure.
  *
@@ -153,8 +155,14 @@ typedef struct gemm_shape {
     int m, n, k;
 } gemm_shape_t;
 
-/* Best seconds of C(m, n) = op(A) op(B) at OpenBLAS's current thread count. */
-static double gemm_seconds(gemm_shape_t s, int reps) {
+typedef struct gemm_times {
+    double best, median; /* seconds */
+} gemm_times_t;
+
+enum { MAX_GEMM_REPS = 32 };
+
+/* Best and median seconds of C(m, n) = op(A) op(B) at OpenBLAS's current thread count. */
+static gemm_times_t gemm_seconds(gemm_shape_t s, int reps) {
     size_t a_size = (size_t)s.m * s.k, b_size = (size_t)s.k * s.n, c_size = (size_t)s.m * s.n;
     float *a = malloc(a_size * sizeof *a), *b = malloc(b_size * sizeof *b),
           *c = malloc(c_size * sizeof *c);
@@ -165,19 +173,22 @@ static double gemm_seconds(gemm_shape_t s, int reps) {
     for (size_t i = 0; i < a_size; ++i) a[i] = (float)(i % 7) * 0.25f - 0.5f;
     for (size_t i = 0; i < b_size; ++i) b[i] = (float)(i % 5) * 0.25f - 0.5f;
     int lda = s.trans_a ? s.m : s.k, ldb = s.trans_b ? s.k : s.n;
-    double best = 1e30;
+    double seconds[MAX_GEMM_REPS];
     for (int r = 0; r < reps + 2; ++r) { /* two warm-ups */
         int64_t start = bench_now_ns();
         cblas_sgemm(CblasRowMajor, s.trans_a ? CblasTrans : CblasNoTrans,
                     s.trans_b ? CblasTrans : CblasNoTrans, s.m, s.n, s.k, 1.0f, a, lda, b, ldb,
                     0.0f, c, s.n);
-        double seconds = (double)(bench_now_ns() - start) / 1e9;
-        if (r >= 2 && seconds < best) best = seconds;
+        if (r >= 2) seconds[r - 2] = (double)(bench_now_ns() - start) / 1e9;
     }
     free(a);
     free(b);
     free(c);
-    return best;
+    gemm_times_t t = {seconds[0], 0};
+    for (int r = 1; r < reps; ++r)
+        if (seconds[r] < t.best) t.best = seconds[r];
+    t.median = bench_median(seconds, (size_t)reps);
+    return t;
 }
 
 /* The GEMMs of one workload; its bound is the sum of their best times. */
@@ -209,15 +220,17 @@ static void gemm_rates(int quick) {
         {"mlp_infer_b1", 3, {MLP_FORWARD(1, 512, 256)}},
     };
     for (size_t w = 0; w < sizeof sets / sizeof sets[0]; ++w) {
-        double total = 0, flops = 0;
+        double total = 0, total_median = 0, flops = 0;
         printf(
             "{\"impl\": \"limits\", \"limit\": \"sgemm\", \"workload\": \"%s\", \"threads\": %d, "
             "\"gemms\": [",
             sets[w].workload, openblas_get_num_threads());
         for (int i = 0; i < sets[w].count; ++i) {
             gemm_shape_t s = sets[w].shapes[i];
-            double seconds = gemm_seconds(s, reps), f = 2.0 * s.m * s.n * s.k;
+            gemm_times_t t = gemm_seconds(s, reps);
+            double seconds = t.best, f = 2.0 * s.m * s.n * s.k;
             total += seconds;
+            total_median += t.median;
             flops += f;
             printf(
                 "%s{\"m\": %d, \"n\": %d, \"k\": %d, \"trans_a\": %d, \"trans_b\": %d, "
@@ -225,7 +238,8 @@ static void gemm_rates(int quick) {
                 i ? ", " : "", s.m, s.n, s.k, s.trans_a, s.trans_b, seconds * 1e3,
                 f / seconds / 1e9);
         }
-        printf("], \"ms\": %.4f, \"gflops\": %.1f}\n", total * 1e3, flops / total / 1e9);
+        printf("], \"ms\": %.4f, \"ms_median\": %.4f, \"gflops\": %.1f}\n", total * 1e3,
+               total_median * 1e3, flops / total / 1e9);
     }
 }
 

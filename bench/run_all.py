@@ -130,6 +130,28 @@ def tables(records, workloads, threads):
     return "\n".join(rows)
 
 
+def raw_gemm_comparison(records):
+    """Workloads that are one GEMM against raw OpenBLAS on the same shape, median against median
+    and best against best of the same kind of repetitions (the bound above is a best)."""
+    ours_by = {r["workload"]: r for r in records if r["impl"] == "nanograph"}
+    rows = []
+    for r in records:
+        ours = ours_by.get(r.get("workload"))
+        if r["impl"] != "limits" or r["limit"] != "sgemm" or len(r["gemms"]) != 1 or not ours:
+            continue
+        if "ms_median" not in r or "ms_min" not in ours:
+            continue
+        rows.append(f"| {r['workload']} | {ours['ms']:.3f} | {r['ms_median']:.3f} "
+                    f"| {100 * (ours['ms'] / r['ms_median'] - 1):+.1f}% | {ours['ms_min']:.3f} "
+                    f"| {r['ms']:.3f} | {100 * (ours['ms_min'] / r['ms'] - 1):+.1f}% |")
+    if not rows:
+        return ""
+    return "\n".join(["One-GEMM workloads against raw OpenBLAS, statistic for statistic:\n",
+                      "| workload | nanograph median ms | OpenBLAS median ms | difference "
+                      "| nanograph best ms | OpenBLAS best ms | difference |",
+                      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"] + rows)
+
+
 def limits_table(records):
     """The machine's limits as measured in this run."""
     rows = ["| limit | over | threads | ms | rate |", "| --- | --- | ---: | ---: | ---: |"]
@@ -233,6 +255,10 @@ def main():
     workloads = list(dict.fromkeys(r["workload"] for r in records if r["impl"] != "limits"))
     print(tables(records, workloads, args.threads))
     print()
+    comparison = raw_gemm_comparison(records)
+    if comparison:
+        print(comparison)
+        print()
     print("The machine's limits in this run (best of several passes):\n")
     print(limits_table(records))
     print()
