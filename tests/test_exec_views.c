@@ -86,6 +86,20 @@ static void test_slice_negative_steps_and_dropped_axes(void **state) {
     ng_graph_destroy(f.g);
 }
 
+/* Steps at the ends of int64 select one element per axis: the count, the strides and the
+ * offsets must not overflow (stride 4 * a step near INT64_MIN did, found by the fuzzer). */
+static void test_slice_extreme_steps(void **state) {
+    (void)state;
+    fixture_t f = make_fixture();
+    ng_slice_t down[2] = {{2, -1, INT64_MIN, 0}, {0, 4, INT64_MAX, 0}};
+    check_view(&f, ng_slice(f.g, f.x, down, 2), (double[]){20}, 1, (const char *[]){"A", "B"}, 2,
+               "INT64_MIN and INT64_MAX steps");
+    ng_slice_t near[2] = {{0, 3, INT64_MAX - 1, 0}, {3, -1, -7812722807674033665, 0}};
+    check_view(&f, ng_slice(f.g, f.x, near, 2), (double[]){3}, 1, (const char *[]){"A", "B"}, 2,
+               "steps near the ends of int64");
+    ng_graph_destroy(f.g);
+}
+
 static void test_pad(void **state) {
     (void)state;
     fixture_t f = make_fixture();
@@ -254,6 +268,7 @@ static void test_one_hot(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slice_negative_steps_and_dropped_axes),
+        cmocka_unit_test(test_slice_extreme_steps),
         cmocka_unit_test(test_pad),
         cmocka_unit_test(test_broadcast_order_rename_expand),
         cmocka_unit_test(test_cast_axes_changes_alignment),

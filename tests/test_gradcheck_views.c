@@ -88,6 +88,11 @@ static void test_slice_ranges(void **state) {
     check_slice(indices, 513);
     ng_slice_t single[3] = {range(3, 4, 1), range(1, 2, 5), range(4, 3, -2)};
     check_slice(single, 514);
+    /* Steps at the ends of int64 select one element; neither step nor stride * step may be
+     * computed in a way that overflows. */
+    ng_slice_t extreme[3] = {range(3, -1, INT64_MIN), range(0, 3, INT64_MAX),
+                             range(4, 0, INT64_MIN + 1)};
+    check_slice(extreme, 516);
 }
 
 /* Overlapping slices of one tensor, combined: the overlap's gradient accumulates. */

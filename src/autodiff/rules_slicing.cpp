@@ -64,9 +64,11 @@ void slice_adjoint(RuleContext &c) {
         }
         // Walk the selected elements upwards: a backward slice is a reversed forward one.
         if (s.step < 0 && count > 1) u = reversed(u, i);
-        const int64_t stride = std::llabs(s.step);
+        // One element: the step (any int64, INT64_MIN included) never applies; with two or
+        // more, |step| < the axis length.
+        const int64_t stride = count > 1 ? std::llabs(s.step) : 1;
         const int64_t lowest = s.step > 0 ? s.start : s.start + (count - 1) * s.step;
-        if (stride > 1 && count > 1) u = dilated(u, i, stride);
+        if (stride > 1) u = dilated(u, i, stride);
         const int64_t span = (count - 1) * stride + 1;
         padding.emplace_back(lowest, length - lowest - span);
     }

@@ -22,7 +22,9 @@ Op *view(OpKind kind, Op *x, Axes result_axes) {
 // Number of elements start, start + step, ... before reaching stop (step != 0).
 int64_t slice_count(const SliceSpec &s) {
     if (s.step > 0) return s.stop > s.start ? (s.stop - s.start - 1) / s.step + 1 : 0;
-    return s.start > s.stop ? (s.start - s.stop - 1) / -s.step + 1 : 0;
+    // -step overflows for INT64_MIN: divide by its magnitude as an unsigned number.
+    const uint64_t magnitude = uint64_t{0} - static_cast<uint64_t>(s.step);
+    return s.start > s.stop ? int64_t(uint64_t(s.start - s.stop - 1) / magnitude) + 1 : 0;
 }
 
 // Validates one spec against its axis; returns it in the stored form (an index becomes

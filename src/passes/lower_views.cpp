@@ -63,7 +63,11 @@ Layout slice_layout(const Layout &in, const std::vector<SliceSpec> &specs,
     l.shape = result_shape;
     for (size_t i = 0; i < specs.size(); ++i) {
         l.offset += specs[i].start * in.strides[i];
-        if (!specs[i].drop) l.strides.push_back(in.strides[i] * specs[i].step);
+        if (specs[i].drop) continue;
+        // An axis of one element or none is never stepped along, and its step may be any int64
+        // (stride * step would overflow); with two or more, |step| < the axis length.
+        const int64_t length = result_shape[l.strides.size()];
+        l.strides.push_back(length > 1 ? in.strides[i] * specs[i].step : in.strides[i]);
     }
     return l;
 }
