@@ -240,7 +240,42 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
     return xsimd::fma(q, r, B(1.f)) * red.two_k;
 }
 
+// Whether xsimd::fma and fnma are fused on Arch (one rounding): so on the AVX2 (fma3) and AVX-512
+// tables, emulated by a product and a sum on SSE2.
+template <class Arch>
+constexpr bool kFusedMultiplyAdd = !std::is_same_v<Arch, xsimd::sse2>;
+
+// exp(x) for float -87 <= x <= 0 or NaN, where softmax knows the row's values lie within 87 of
+// its max: no clamp (k >= -126 keeps 2^k a normal float) and r = x - k ln2 with one constant in
+// one fused operation (k ln2 is not rounded). The float ln2 is 1.9e-9 off, so r is off by at most
+// k 1.9e-9 (2.4e-7 at k = -126), far inside softmax's own error (a float sum of n values, and
+// x - max rounded to eps |x - max|).
+template <class Arch>
+inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
+    static_assert(kFusedMultiplyAdd<Arch>, "unfused, k ln2 would be rounded to 2^-18 of 87");
+    using B = xsimd::batch<float, Arch>;
+    using I = xsimd::batch<int32_t, Arch>;
+    const B magic(12582912.f + 127.f);
+    const B biased = xsimd::fma(x, B(1.44269504088896341f), magic);
+    const B r = xsimd::fnma(biased - magic, B(0.693147180559945309f), x);
+    B q = B(1.3843588531017303e-3f);
+    q = xsimd::fma(q, r, B(8.374194614589214e-3f));
+    q = xsimd::fma(q, r, B(4.166800528764725e-2f));
+    q = xsimd::fma(q, r, B(1.6666430234909058e-1f));
+    q = xsimd::fma(q, r, B(4.999999403953552e-1f));
+    q = xsimd::fma(q, r, B(1.f));
+    return xsimd::fma(q, r, B(1.f)) * xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23);
+}
+
 // ---- softmax rows ------------------------------------------------------------------------------
+
+// The widest spread max - min of a float softmax row for exp_narrow_float.
+constexpr float kNarrowSoftmaxRange = 87.f;
+
+// The exponentials of a softmax row: every x - max of any row (Full), or, where fused
+// multiply-adds exist, of a float row whose values lie within kNarrowSoftmaxRange of its max
+// (Narrow).
+enum class RowExp { Full, Narrow };
 
 // exp(d) for d = x - shift <= 0 (or NaN): the float exp above, xsimd's (kept in its domain) for
 // double.
@@ -252,30 +287,56 @@ inline xsimd::batch<T, Arch> exp_nonpositive(xsimd::batch<T, Arch> d) {
         return exp_double<Arch>(d);
 }
 
-// The largest of x[0..n), NaN ignored (-inf when every value is NaN or n is 0): the x86 max
-// returns its second operand when either is NaN, and the accumulators are always the second.
-// A NaN still makes the whole softmax row NaN, through its exponential in the sum.
+template <class Arch, class T, RowExp Kind>
+inline xsimd::batch<T, Arch> row_exp(xsimd::batch<T, Arch> d) {
+    if constexpr (Kind == RowExp::Narrow) {
+        static_assert(std::is_same_v<T, float>, "the narrow exponential is float's");
+        return exp_narrow_float<Arch>(d);
+    } else {
+        return exp_nonpositive<Arch, T>(d);
+    }
+}
+
+// The largest and the smallest of x[0..n), NaN ignored (-inf and +inf when every value is NaN or
+// n is 0): the x86 max and min return their second operand when either is NaN, and the
+// accumulators are always the second. A NaN still makes the whole softmax row NaN, through its
+// exponential in the sum.
+template <class T>
+struct RowRange {
+    T max, min;
+};
 template <class Arch, class T>
-inline T row_max(const T *x, int64_t n) {
+inline RowRange<T> row_range(const T *x, int64_t n) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
-    const B lowest(-std::numeric_limits<T>::infinity());
-    B m0 = lowest, m1 = lowest, m2 = lowest, m3 = lowest;
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    B hi0(-inf), hi1(-inf), lo0(inf), lo1(inf);
     int64_t i = 0;
-    for (; i + 4 * W <= n; i += 4 * W) {
-        m0 = xsimd::max(B::load_unaligned(x + i), m0);
-        m1 = xsimd::max(B::load_unaligned(x + i + W), m1);
-        m2 = xsimd::max(B::load_unaligned(x + i + 2 * W), m2);
-        m3 = xsimd::max(B::load_unaligned(x + i + 3 * W), m3);
+    for (; i + 2 * W <= n; i += 2 * W) {
+        const B a = B::load_unaligned(x + i), b = B::load_unaligned(x + i + W);
+        hi0 = xsimd::max(a, hi0);
+        hi1 = xsimd::max(b, hi1);
+        lo0 = xsimd::min(a, lo0);
+        lo1 = xsimd::min(b, lo1);
     }
-    for (; i + W <= n; i += W) m0 = xsimd::max(B::load_unaligned(x + i), m0);
-    B m = xsimd::max(xsimd::max(m0, m1), xsimd::max(m2, m3));
-    alignas(64) T lanes[W];
-    m.store_aligned(lanes);
-    T best = lanes[0];
-    for (int64_t j = 1; j < W; ++j) best = lanes[j] > best ? lanes[j] : best;
-    for (; i < n; ++i) best = x[i] > best ? x[i] : best;
-    return best;
+    for (; i + W <= n; i += W) {
+        const B a = B::load_unaligned(x + i);
+        hi0 = xsimd::max(a, hi0);
+        lo0 = xsimd::min(a, lo0);
+    }
+    alignas(64) T his[W], los[W];
+    xsimd::max(hi0, hi1).store_aligned(his);
+    xsimd::min(lo0, lo1).store_aligned(los);
+    RowRange<T> r{his[0], los[0]};
+    for (int64_t j = 1; j < W; ++j) {
+        r.max = his[j] > r.max ? his[j] : r.max;
+        r.min = los[j] < r.min ? los[j] : r.min;
+    }
+    for (; i < n; ++i) {
+        r.max = x[i] > r.max ? x[i] : r.max;
+        r.min = x[i] < r.min ? x[i] : r.min;
+    }
+    return r;
 }
 
 // Sums of blocks combined pairwise, as a binary counter: the sum of 2^k blocks waits at level k
@@ -306,7 +367,7 @@ struct PairwiseBlocks {
 // Sum of exp(x[i] - m) over the row; writes the exponentials to e unless it is null. Blocks of
 // kSumBlock values go to two vector accumulators, blocks are combined pairwise. `ahead`: null or
 // the row read next (n values of T), fetched into the cache one line per line of x.
-template <class Arch, class T>
+template <class Arch, class T, RowExp Kind>
 inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *ahead_out) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
@@ -324,8 +385,8 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *
                     __builtin_prefetch(ahead + j + l);
                     __builtin_prefetch(ahead_out + j + l, 1);
                 }
-            B v0 = exp_nonpositive<Arch, T>(B::load_unaligned(x + j) - shift);
-            B v1 = exp_nonpositive<Arch, T>(B::load_unaligned(x + j + W) - shift);
+            B v0 = row_exp<Arch, T, Kind>(B::load_unaligned(x + j) - shift);
+            B v1 = row_exp<Arch, T, Kind>(B::load_unaligned(x + j + W) - shift);
             if (e) {
                 v0.store_unaligned(e + j);
                 v1.store_unaligned(e + j + W);
@@ -340,24 +401,23 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *
             __builtin_prefetch(ahead + l);
             __builtin_prefetch(ahead_out + l, 1);
         }
-    // The last partial block: whole vectors, then the tail padded with -inf (whose exponential
-    // is 0) through the same vector code.
+    // The last partial block: whole vectors, then the tail padded with m (a value both
+    // exponentials take) through the same vector code, the padding's exponentials set to 0.
     if (i < n) {
         B s(T(0));
         for (; i + W <= n; i += W) {
-            B v = exp_nonpositive<Arch, T>(B::load_unaligned(x + i) - shift);
+            B v = row_exp<Arch, T, Kind>(B::load_unaligned(x + i) - shift);
             if (e) v.store_unaligned(e + i);
             s += v;
         }
         if (i < n) {
             alignas(64) T tail[W];
-            for (int64_t j = 0; j < W; ++j)
-                tail[j] = i + j < n ? x[i + j] : -std::numeric_limits<T>::infinity();
-            B v = exp_nonpositive<Arch, T>(B::load_aligned(tail) - shift);
-            v.store_aligned(tail);
+            for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : m;
+            row_exp<Arch, T, Kind>(B::load_aligned(tail) - shift).store_aligned(tail);
+            for (int64_t j = n - i; j < W; ++j) tail[j] = T(0);
             if (e)
                 for (int64_t j = 0; i + j < n; ++j) e[i + j] = tail[j];
-            s += v;
+            s += B::load_aligned(tail);
         }
         blocks.add(s);
     }
@@ -383,9 +443,19 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
         const T *xr = x + r * x_stride;
         T *yr = y + r * y_stride;
         const T *ahead = r + 1 < rows ? xr + x_stride : nullptr;
-        const T m = row_max<Arch>(xr, n);
-        const T total = row_exp_sum<Arch, T>(xr, n, m, log ? nullptr : yr, ahead,
-                                             ahead ? yr + y_stride : nullptr);
+        const RowRange<T> range = row_range<Arch>(xr, n);
+        const T m = range.max;
+        T *e = log ? nullptr : yr;
+        const T *ahead_out = ahead ? yr + y_stride : nullptr;
+        // Most rows (a network's logits) lie within the narrow range: their exponentials need
+        // neither clamping nor a two-part ln2. Not for NaN or infinite spreads (false here).
+        T total;
+        if constexpr (std::is_same_v<T, float> && kFusedMultiplyAdd<Arch>)
+            total = m - range.min <= kNarrowSoftmaxRange
+                        ? row_exp_sum<Arch, T, RowExp::Narrow>(xr, n, m, e, ahead, ahead_out)
+                        : row_exp_sum<Arch, T, RowExp::Full>(xr, n, m, e, ahead, ahead_out);
+        else
+            total = row_exp_sum<Arch, T, RowExp::Full>(xr, n, m, e, ahead, ahead_out);
         int64_t i = 0;
         if (!log) {
             const B inv(T(1) / total);

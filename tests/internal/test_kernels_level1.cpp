@@ -714,61 +714,64 @@ void test_exp_shifted(void **) {
 // or for log-softmax of 1 + |value|), float64 within 1e-13. A row with a NaN is all NaN; a row of
 // -inf is all NaN (as exp(-inf - -inf)); a single +inf makes the row NaN; a row with one value
 // far above the others is exactly (0 ..., 1, ...).
+// Float rows spread over less than 87 take the narrow exponential, wider ones the full one.
 void test_softmax_rows(void **) {
     for (auto *t : tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (bool log : {false, true})
                 for (int64_t n : kt::odd_lengths())
-                    for (bool in_place : {false, true}) {
-                        const int64_t rows = 3, stride = n + 3;
-                        size_t misalign = ng::dtype_size(dt);
-                        Buffer x(dt, rows * stride, misalign), y(dt, rows * stride, misalign);
-                        kt::fill_random(x, uint32_t(n) + 21, -60, 60);
-                        for (int64_t i = 0; i < rows * stride; ++i) y.set(i, 7);
-                        std::string what =
-                            label(t, log ? "log softmax_rows" : "softmax_rows", dt, n) +
-                            (in_place ? " in place" : "");
-                        std::vector<double> want(size_t(rows * stride), 7.0), diff = want;
-                        for (int64_t r = 0; r < rows; ++r) {
-                            double max = -INFINITY, sum = 0;
-                            for (int64_t i = 0; i < n; ++i)
-                                max = std::max(max, x.get(r * stride + i));
-                            for (int64_t i = 0; i < n; ++i)
-                                sum += std::exp(x.get(r * stride + i) - max);
-                            for (int64_t i = 0; i < n; ++i) {
-                                double d = x.get(r * stride + i) - max;
-                                diff[size_t(r * stride + i)] = d;
-                                want[size_t(r * stride + i)] =
-                                    log ? d - std::log(sum) : std::exp(d) / sum;
-                            }
-                        }
-                        Buffer &out = in_place ? x : y;
-                        t->softmax_rows(dt, log, rows, n, x.data(), stride, out.data(), stride);
-                        double tol = dt == NG_FLOAT32 ? 1e-6 : 1e-13;
-                        double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
-                        // Results below the smallest normal may come out as 0.
-                        double tiny = dt == NG_FLOAT32 ? 0x1p-126 : 0x1p-1022;
-                        for (int64_t r = 0; r < rows; ++r)
-                            for (int64_t i = 0; i < stride; ++i) {
-                                int64_t at = r * stride + i;
-                                double g = out.get(at), w = want[size_t(at)];
-                                if (i >= n) {  // the gaps between rows are untouched
-                                    if (!in_place && g != 7)
-                                        fail_msg("%s: gap element %lld written", what.c_str(),
-                                                 (long long)at);
-                                    continue;
+                    for (double spread : {120.0, 86.0})
+                        for (bool in_place : {false, true}) {
+                            const int64_t rows = 3, stride = n + 3;
+                            size_t misalign = ng::dtype_size(dt);
+                            Buffer x(dt, rows * stride, misalign), y(dt, rows * stride, misalign);
+                            kt::fill_random(x, uint32_t(n) + 21, -spread / 2, spread / 2);
+                            for (int64_t i = 0; i < rows * stride; ++i) y.set(i, 7);
+                            std::string what =
+                                label(t, log ? "log softmax_rows" : "softmax_rows", dt, n) +
+                                (in_place ? " in place" : "") + " spread " + std::to_string(spread);
+                            std::vector<double> want(size_t(rows * stride), 7.0), diff = want;
+                            for (int64_t r = 0; r < rows; ++r) {
+                                double max = -INFINITY, sum = 0;
+                                for (int64_t i = 0; i < n; ++i)
+                                    max = std::max(max, x.get(r * stride + i));
+                                for (int64_t i = 0; i < n; ++i)
+                                    sum += std::exp(x.get(r * stride + i) - max);
+                                for (int64_t i = 0; i < n; ++i) {
+                                    double d = x.get(r * stride + i) - max;
+                                    diff[size_t(r * stride + i)] = d;
+                                    want[size_t(r * stride + i)] =
+                                        log ? d - std::log(sum) : std::exp(d) / sum;
                                 }
-                                // x - max rounded to the dtype moves exp(x - max) by up to
-                                // |x - max| * eps relative.
-                                double d = std::fabs(diff[size_t(at)]);
-                                double bound = log ? tol * (1 + std::fabs(w))
-                                                   : (tol + eps * d) * std::fabs(w) + tiny;
-                                if (!(std::fabs(g - w) <= bound))
-                                    fail_msg("%s: row %lld element %lld = %.17g, want %.17g",
-                                             what.c_str(), (long long)r, (long long)i, g, w);
                             }
-                        if (!out.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
-                    }
+                            Buffer &out = in_place ? x : y;
+                            t->softmax_rows(dt, log, rows, n, x.data(), stride, out.data(), stride);
+                            double tol = dt == NG_FLOAT32 ? 1e-6 : 1e-13;
+                            double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
+                            // Results below the smallest normal may come out as 0.
+                            double tiny = dt == NG_FLOAT32 ? 0x1p-126 : 0x1p-1022;
+                            for (int64_t r = 0; r < rows; ++r)
+                                for (int64_t i = 0; i < stride; ++i) {
+                                    int64_t at = r * stride + i;
+                                    double g = out.get(at), w = want[size_t(at)];
+                                    if (i >= n) {  // the gaps between rows are untouched
+                                        if (!in_place && g != 7)
+                                            fail_msg("%s: gap element %lld written", what.c_str(),
+                                                     (long long)at);
+                                        continue;
+                                    }
+                                    // x - max rounded to the dtype moves exp(x - max) by up to
+                                    // |x - max| * eps relative.
+                                    double d = std::fabs(diff[size_t(at)]);
+                                    double bound = log ? tol * (1 + std::fabs(w))
+                                                       : (tol + eps * d) * std::fabs(w) + tiny;
+                                    if (!(std::fabs(g - w) <= bound))
+                                        fail_msg("%s: row %lld element %lld = %.17g, want %.17g",
+                                                 what.c_str(), (long long)r, (long long)i, g, w);
+                                }
+                            if (!out.guard_intact())
+                                fail_msg("%s: wrote past the end", what.c_str());
+                        }
     // Special rows, every table, both dtypes, softmax and log-softmax.
     for (auto *t : tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
@@ -813,6 +816,25 @@ void test_softmax_rows(void **) {
                     fail_msg("%s: exp(-inf) share %g", what.c_str(), r[3]);
                 kt::expect_near(r[0], log ? -std::log(36.0) : 1.0 / 36, 1e-6,
                                 (what + " beside -inf").c_str());
+                // Spreads at the edge of the narrow exponential (87) and past it: values from
+                // 0 down to -spread, the smallest exponentials near the smallest normal float.
+                for (double spread : {87.0, 87.5}) {
+                    std::vector<double> ramp(static_cast<size_t>(n), 0.0);
+                    for (int64_t i = 0; i < n; ++i) ramp[size_t(i)] = -spread * double(i) / (n - 1);
+                    ramp[size_t(n - 1)] = -spread;
+                    double sum = 0;
+                    for (int64_t i = 0; i < n; ++i) sum += std::exp(double(float(ramp[size_t(i)])));
+                    auto got = run(ramp);
+                    for (int64_t i = 0; i < n; ++i) {
+                        double d = double(float(ramp[size_t(i)]));
+                        double w = log ? d - std::log(sum) : std::exp(d) / sum;
+                        double bound = log ? 1e-6 * (1 + std::fabs(w))
+                                           : (1e-6 + 0x1p-24 * std::fabs(d)) * w + 0x1p-126;
+                        if (!(std::fabs(got[size_t(i)] - w) <= bound))
+                            fail_msg("%s: spread %g, element %lld = %.17g, want %.17g",
+                                     what.c_str(), spread, (long long)i, got[size_t(i)], w);
+                    }
+                }
             }
     float x[2] = {0, 0}, y[2];
     softmax_rows(NG_FLOAT32, false, 1, 2, x, 0, y, 0);
