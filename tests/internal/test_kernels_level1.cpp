@@ -848,6 +848,68 @@ void test_softmax_rows(void **) {
                      [&] { softmax_rows(NG_FLOAT32, false, -1, 2, x, 0, y, 0); });
 }
 
+// Several rows in one call, as a thread's range: the rows' passes run side by side, so each row
+// must keep its own max, spread (narrow or full exponential) and sum. Spreads alternate 10 and
+// 200, one row holds a NaN and one +inf (those rows alone become NaN). Rows overlapping in place
+// give what row-by-row calls give.
+void test_softmax_rows_mixed(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (bool log : {false, true}) {
+                const int64_t rows = 7, n = 300, stride = n + 5;
+                std::string what = label(t, log ? "log softmax_rows" : "softmax_rows", dt, n);
+                Buffer x(dt, rows * stride), y(dt, rows * stride);
+                kt::fill_random(x, 77, -0.5, 0.5);
+                for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t i = 0; i < n; ++i)
+                        x.set(r * stride + i, x.get(r * stride + i) * (r % 2 ? 200 : 10));
+                x.set(3 * stride + 150, NAN);
+                x.set(5 * stride + n - 1, INFINITY);
+                t->softmax_rows(dt, log, rows, n, x.data(), stride, y.data(), stride);
+                const double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
+                const double tol = dt == NG_FLOAT32 ? 1e-6 : 1e-13;
+                const double tiny = dt == NG_FLOAT32 ? 0x1p-126 : 0x1p-1022;
+                for (int64_t r = 0; r < rows; ++r) {
+                    double max = -INFINITY, sum = 0;
+                    for (int64_t i = 0; i < n; ++i) max = std::max(max, x.get(r * stride + i));
+                    for (int64_t i = 0; i < n; ++i) sum += std::exp(x.get(r * stride + i) - max);
+                    for (int64_t i = 0; i < n; ++i) {
+                        double g = y.get(r * stride + i);
+                        if (r == 3 || r == 5) {
+                            if (!std::isnan(g))
+                                fail_msg("%s: row %lld (NaN or inf) element %lld = %g",
+                                         what.c_str(), (long long)r, (long long)i, g);
+                            continue;
+                        }
+                        double d = x.get(r * stride + i) - max;
+                        double w = log ? d - std::log(sum) : std::exp(d) / sum;
+                        double bound = log ? tol * (1 + std::fabs(w))
+                                           : (tol + eps * std::fabs(d)) * std::fabs(w) + tiny;
+                        if (!(std::fabs(g - w) <= bound))
+                            fail_msg("%s: row %lld element %lld = %.17g, want %.17g", what.c_str(),
+                                     (long long)r, (long long)i, g, w);
+                    }
+                }
+                // In place, rows half a row apart: row r + 1 reads what row r wrote.
+                const int64_t half = n / 2, span = half * (rows - 1) + n;
+                Buffer a(dt, span), b(dt, span);
+                kt::fill_random(a, 78, -8, 8);
+                for (int64_t i = 0; i < span; ++i) b.set(i, a.get(i));
+                t->softmax_rows(dt, log, rows, n, a.data(), half, a.data(), half);
+                const size_t size = ng::dtype_size(dt);
+                for (int64_t r = 0; r < rows; ++r) {
+                    char *row = static_cast<char *>(b.data()) + r * half * int64_t(size);
+                    t->softmax_rows(dt, log, 1, n, row, 0, row, 0);
+                }
+                for (int64_t i = 0; i < span; ++i)
+                    if (!(a.get(i) == b.get(i)))
+                        fail_msg(
+                            "%s: overlapping rows in place, element %lld = %.17g, row by "
+                            "row %.17g",
+                            what.c_str(), (long long)i, a.get(i), b.get(i));
+            }
+}
+
 void test_level1_errors(void **) {
     float x[2] = {1, 2}, out[2];
     int32_t i[2] = {1, 2};
@@ -904,6 +966,7 @@ int main() {
         cmocka_unit_test(test_tanh_float_sweep),
         cmocka_unit_test(test_exp_shifted),
         cmocka_unit_test(test_softmax_rows),
+        cmocka_unit_test(test_softmax_rows_mixed),
         cmocka_unit_test(test_level1_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
