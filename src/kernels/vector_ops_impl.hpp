@@ -166,6 +166,33 @@ inline xsimd::batch<T, Arch> exp_any(xsimd::batch<T, Arch> v) {
         return xsimd::exp(v);
 }
 
+// ---- fused multiply-adds -----------------------------------------------------------------------
+
+// x y + z and z - x y in one rounding wherever the instruction set has them. xsimd 8.1 has its own
+// only for the fma3 architectures: on avx512f its fma is a product and a sum, fused or not as the
+// optimiser pleases (fused at -O2, not at the -O1 of the sanitizer builds), so AVX-512 calls the
+// intrinsics itself. On SSE2 both are a product and a sum (kFusedMultiplyAdd below).
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> multiply_add(xsimd::batch<T, Arch> x, xsimd::batch<T, Arch> y,
+                                          xsimd::batch<T, Arch> z) {
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f> && std::is_same_v<T, float>)
+        return _mm512_fmadd_ps(x, y, z);
+    else if constexpr (std::is_same_v<Arch, xsimd::avx512f>)
+        return _mm512_fmadd_pd(x, y, z);
+    else
+        return xsimd::fma(x, y, z);
+}
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> negated_multiply_add(xsimd::batch<T, Arch> x, xsimd::batch<T, Arch> y,
+                                                  xsimd::batch<T, Arch> z) {
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f> && std::is_same_v<T, float>)
+        return _mm512_fnmadd_ps(x, y, z);
+    else if constexpr (std::is_same_v<Arch, xsimd::avx512f>)
+        return _mm512_fnmadd_pd(x, y, z);
+    else
+        return xsimd::fnma(x, y, z);
+}
+
 // ---- float tanh ------------------------------------------------------------------------------
 
 // t = k ln2 + r with |r| <= ln2/2 (Cody-Waite: k * ln2_hi is exact for |k| < 2^15, ln2_hi has
@@ -183,10 +210,10 @@ inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
     const B magic(12582912.f + 127.f);
-    const B biased = xsimd::fma(t, B(1.44269504088896341f), magic);
+    const B biased = multiply_add(t, B(1.44269504088896341f), magic);
     const B k = biased - magic;
-    B r = xsimd::fnma(k, B(0.693359375f), t);
-    r = xsimd::fnma(k, B(-2.12194440e-4f), r);
+    B r = negated_multiply_add(k, B(0.693359375f), t);
+    r = negated_multiply_add(k, B(-2.12194440e-4f), r);
     return {xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23), r};
 }
 
@@ -206,15 +233,15 @@ inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::min(B(40.f), a + a));
     const B r = red.r;
     B q = B(1.f / 40320);
-    q = xsimd::fma(q, r, B(1.f / 5040));
-    q = xsimd::fma(q, r, B(1.f / 720));
-    q = xsimd::fma(q, r, B(1.f / 120));
-    q = xsimd::fma(q, r, B(1.f / 24));
-    q = xsimd::fma(q, r, B(1.f / 6));
-    q = xsimd::fma(q, r, B(0.5f));
-    B p = xsimd::fma(q, r * r, r);  // expm1(r)
+    q = multiply_add(q, r, B(1.f / 5040));
+    q = multiply_add(q, r, B(1.f / 720));
+    q = multiply_add(q, r, B(1.f / 120));
+    q = multiply_add(q, r, B(1.f / 24));
+    q = multiply_add(q, r, B(1.f / 6));
+    q = multiply_add(q, r, B(0.5f));
+    B p = multiply_add(q, r * r, r);  // expm1(r)
     const B two_k = red.two_k;
-    B e = xsimd::fma(two_k, p, two_k - B(1.f));
+    B e = multiply_add(two_k, p, two_k - B(1.f));
     return xsimd::copysign(e / (e + B(2.f)), x);
 }
 
@@ -232,16 +259,16 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
     const Ln2Reduced<Arch> red = reduce_by_ln2(xsimd::max(B(-88.f), x));
     const B r = red.r;
     B q = B(1.3843588531017303e-3f);
-    q = xsimd::fma(q, r, B(8.374194614589214e-3f));
-    q = xsimd::fma(q, r, B(4.166800528764725e-2f));
-    q = xsimd::fma(q, r, B(1.6666430234909058e-1f));
-    q = xsimd::fma(q, r, B(4.999999403953552e-1f));
-    q = xsimd::fma(q, r, B(1.f));
-    return xsimd::fma(q, r, B(1.f)) * red.two_k;
+    q = multiply_add(q, r, B(8.374194614589214e-3f));
+    q = multiply_add(q, r, B(4.166800528764725e-2f));
+    q = multiply_add(q, r, B(1.6666430234909058e-1f));
+    q = multiply_add(q, r, B(4.999999403953552e-1f));
+    q = multiply_add(q, r, B(1.f));
+    return multiply_add(q, r, B(1.f)) * red.two_k;
 }
 
-// Whether xsimd::fma and fnma are fused on Arch (one rounding): so on the AVX2 (fma3) and AVX-512
-// tables, emulated by a product and a sum on SSE2.
+// Whether multiply_add and negated_multiply_add are fused on Arch (one rounding): so on the AVX2
+// (fma3) and AVX-512 tables, emulated by a product and a sum on SSE2.
 template <class Arch>
 constexpr bool kFusedMultiplyAdd = !std::is_same_v<Arch, xsimd::sse2>;
 
@@ -256,15 +283,16 @@ inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
     const B magic(12582912.f + 127.f);
-    const B biased = xsimd::fma(x, B(1.44269504088896341f), magic);
-    const B r = xsimd::fnma(biased - magic, B(0.693147180559945309f), x);
+    const B biased = multiply_add(x, B(1.44269504088896341f), magic);
+    const B r = negated_multiply_add(biased - magic, B(0.693147180559945309f), x);
     B q = B(1.3843588531017303e-3f);
-    q = xsimd::fma(q, r, B(8.374194614589214e-3f));
-    q = xsimd::fma(q, r, B(4.166800528764725e-2f));
-    q = xsimd::fma(q, r, B(1.6666430234909058e-1f));
-    q = xsimd::fma(q, r, B(4.999999403953552e-1f));
-    q = xsimd::fma(q, r, B(1.f));
-    return xsimd::fma(q, r, B(1.f)) * xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23);
+    q = multiply_add(q, r, B(8.374194614589214e-3f));
+    q = multiply_add(q, r, B(4.166800528764725e-2f));
+    q = multiply_add(q, r, B(1.6666430234909058e-1f));
+    q = multiply_add(q, r, B(4.999999403953552e-1f));
+    q = multiply_add(q, r, B(1.f));
+    return multiply_add(q, r, B(1.f)) *
+           xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23);
 }
 
 // ---- softmax rows ------------------------------------------------------------------------------
