@@ -137,15 +137,6 @@ void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, i
     vector_table().accumulate_rows(f, dt, n, rows, count, acc);
 }
 
-void sum_rows(DType dt, int64_t n, const void *const *rows, int32_t count, void *sums) {
-    check_common("sum_rows", dt, n);
-    if (!dtype_is_float(dt))
-        throw dtype_error("sum_rows needs float32 or float64, not ", dtype_name(dt));
-    if (count < 1 || count > kMaxSumRows)
-        throw internal_error("sum_rows: ", count, " rows; 1 to ", kMaxSumRows, " are allowed");
-    vector_table().sum_rows(dt, n, rows, count, sums);
-}
-
 void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shift_step, void *out) {
     check_common("exp_shifted", dt, n);
     if (!dtype_is_float(dt))

@@ -71,10 +71,6 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 constexpr int32_t kMaxAccumulateRows = 4;
 void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                      void *acc);
-// sums[r] = the float sum of rows[r][0..n) for 1 to kMaxSumRows rows read side by side; each
-// row's sum does not depend on the rows beside it (a pairwise tree fixed by n).
-constexpr int32_t kMaxSumRows = 4;
-void sum_rows(DType dt, int64_t n, const void *const *rows, int32_t count, void *sums);
 // out[i] = exp(x[i] - shift[i * shift_step]) (shift_step 0: one shift, 1: one per element) for a
 // float dtype where no x[i] exceeds its shift (softmax's exponentials, in one pass; values below
 // the smallest normal may come out as 0).

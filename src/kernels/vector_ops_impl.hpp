@@ -907,60 +907,6 @@ void float_accumulate_rows(int64_t n, const T *const *rows, int32_t count, T *ac
     for (int64_t j = 0; i + j < n; ++j) acc[i + j] = tail[j];
 }
 
-// sums[r] = the sum of rows[r][0..n) for r < C, the rows read side by side one pair of vectors
-// of each in turn (several streams keep more of memory's bandwidth busy than one). Each row is
-// summed alone the same way whatever C is: leaves of kSumRowsLeaf values, each into two vector
-// accumulators, combined pairwise by a binary counter over the leaves (a tree fixed by n, so the
-// rounding error grows with log(n)), and the lanes of the row's vector summed once at the end.
-constexpr int64_t kSumRowsLeaf = 256;
-
-template <class Arch, class T, int C>
-void float_sum_rows(int64_t n, const T *const *rows, T *sums) {
-    using B = xsimd::batch<T, Arch>;
-    constexpr int64_t W = B::size;
-    static_assert(kSumRowsLeaf % (2 * W) == 0, "a leaf holds whole pairs of vectors");
-    constexpr int kLevels = 64;  // a counter of at most 2^63 / kSumRowsLeaf leaves
-    B pending[kLevels][C];       // level-major: the few levels in use share stack lines
-    B a0[C], a1[C];
-    int64_t leaves = 0;
-    for (int64_t base = 0; base < n; base += kSumRowsLeaf, ++leaves) {
-        const int64_t m = std::min(kSumRowsLeaf, n - base);
-        for (int r = 0; r < C; ++r) a0[r] = a1[r] = B(T(0));
-        int64_t i = 0;
-        for (; i + 2 * W <= m; i += 2 * W)
-            for (int r = 0; r < C; ++r) {
-                a0[r] += B::load_unaligned(rows[r] + base + i);
-                a1[r] += B::load_unaligned(rows[r] + base + i + W);
-            }
-        if (i + W <= m) {
-            for (int r = 0; r < C; ++r) a0[r] += B::load_unaligned(rows[r] + base + i);
-            i += W;
-        }
-        if (i < m)  // the last values padded with zeros
-            for (int r = 0; r < C; ++r) {
-                alignas(64) T tail[W] = {};
-                for (int64_t j = 0; i + j < m; ++j) tail[j] = rows[r][base + i + j];
-                a1[r] += B::load_aligned(tail);
-            }
-        for (int r = 0; r < C; ++r) {
-            B v = a0[r] + a1[r];
-            int level = 0;
-            for (int64_t k = leaves; k & 1; k >>= 1) v = pending[level++][r] + v;
-            pending[level][r] = v;
-        }
-    }
-    for (int r = 0; r < C; ++r) {
-        B total(T(0));
-        bool any = false;
-        for (int level = 0; level < kLevels && (leaves >> level) != 0; ++level)
-            if ((leaves >> level) & 1) {
-                total = any ? pending[level][r] + total : pending[level][r];
-                any = true;
-            }
-        sums[r] = xsimd::hadd(total);
-    }
-}
-
 template <class T>
 void integer_accumulate_rows(ReduceFn f, int64_t n, const T *const *rows, int32_t count, T *acc) {
     for (int32_t r = 0; r < count; ++r) integer_accumulate(f, n, rows[r], acc);
@@ -1208,23 +1154,6 @@ struct Primitives {
         });
     }
 
-    static void sum_rows(DType dt, int64_t n, const void *const *rows, int32_t count, void *sums) {
-        by_dtype(dt, [&](auto tag) {
-            using T = decltype(tag);
-            if constexpr (is_float_v<T>) {
-                auto r = reinterpret_cast<const T *const *>(rows);
-                auto s = static_cast<T *>(sums);
-                switch (count) {
-                case 1: return float_sum_rows<Arch, T, 1>(n, r, s);
-                case 2: return float_sum_rows<Arch, T, 2>(n, r, s);
-                case 3: return float_sum_rows<Arch, T, 3>(n, r, s);
-                case 4: return float_sum_rows<Arch, T, 4>(n, r, s);
-                }
-            }
-            bad_kernel_request("sum_rows");
-        });
-    }
-
     static void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shift_step,
                             void *out) {
         by_dtype(dt, [&](auto tag) {
@@ -1268,7 +1197,7 @@ struct Primitives {
     static constexpr VectorTable table(const char *name) {
         return VectorTable{name,         &unary,        &binary,     &compare,
                            &select,      &reduce_all,   &accumulate, &accumulate_rows,
-                           &exp_shifted, &softmax_rows, &chain,      &sum_rows};
+                           &exp_shifted, &softmax_rows, &chain};
     }
 };
 

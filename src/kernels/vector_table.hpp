@@ -30,7 +30,6 @@ struct VectorTable {
     void (*chain)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                   const void *const *inputs, const int *input_steps, int32_t input_count,
                   int32_t leaf_count, void *out);
-    void (*sum_rows)(DType dt, int64_t n, const void *const *rows, int32_t count, void *sums);
 };
 
 extern const VectorTable vector_table_sse2;

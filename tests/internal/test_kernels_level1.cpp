@@ -486,80 +486,6 @@ void test_accumulate_rows(void **) {
                      [&] { accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 0, acc); });
 }
 
-// sum_rows against a double sum of each row (within the pairwise bound), each row's sum the same
-// bits whatever rows are beside it (the same row alone and at every position in groups of 2 to
-// 4 with rows of other values); lengths around the 256-value leaves and the vectors' tails,
-// misaligned rows, NaN and infinities.
-void test_sum_rows(void **) {
-    std::vector<int64_t> lengths = kt::odd_lengths();
-    for (int64_t n : {15, 255, 256, 257, 512, 769, 2048, 3 * 256 + 17}) lengths.push_back(n);
-    for (auto *t : tables())
-        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
-            for (int64_t n : lengths) {
-                std::vector<Buffer> rows;
-                for (int32_t r = 0; r < kMaxSumRows; ++r) {
-                    rows.emplace_back(dt, n, size_t(r + 1) * ng::dtype_size(dt));
-                    kt::fill_random(rows.back(), 40 + uint32_t(r), -100, 100);
-                }
-                double alone[kMaxSumRows];
-                for (int32_t r = 0; r < kMaxSumRows; ++r) {
-                    const void *one[1] = {rows[size_t(r)].data()};
-                    Buffer got(dt, 1);
-                    t->sum_rows(dt, n, one, 1, got.data());
-                    alone[r] = got.get(0);
-                    double exact = 0, magnitude = 0;
-                    for (int64_t i = 0; i < n; ++i)
-                        exact += rows[size_t(r)].get(i),
-                            magnitude += std::fabs(rows[size_t(r)].get(i));
-                    std::string what = label(t, "sum_rows", dt, n) + " row " + std::to_string(r);
-                    expect_sum_close(alone[r], exact, magnitude, n, dt, what);
-                    if (!got.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
-                }
-                for (int32_t count = 2; count <= kMaxSumRows; ++count)
-                    for (int32_t shift = 0; shift < kMaxSumRows; ++shift) {
-                        const void *group[kMaxSumRows];
-                        for (int32_t j = 0; j < count; ++j)
-                            group[j] = rows[size_t((j + shift) % kMaxSumRows)].data();
-                        Buffer got(dt, count);
-                        t->sum_rows(dt, n, group, count, got.data());
-                        for (int32_t j = 0; j < count; ++j) {
-                            double a = alone[(j + shift) % kMaxSumRows];
-                            if (!(got.get(j) == a) && !(std::isnan(a) && std::isnan(got.get(j))))
-                                fail_msg("%s: row %d in a group of %d: %.17g, alone %.17g",
-                                         label(t, "sum_rows", dt, n).c_str(), j, count, got.get(j),
-                                         a);
-                        }
-                        if (!got.guard_intact())
-                            fail_msg("%s: wrote past the end", label(t, "sum_rows", dt, n).c_str());
-                    }
-            }
-    // By hand: NaN and infinities anywhere, the empty row, a sum past a leaf and a tail.
-    for (auto *t : tables()) {
-        std::vector<float> a(700, 0.5f), b(700, 1.0f), c(700, 2.0f), d(700, -1.0f);
-        a[3] = NAN;
-        b[699] = INFINITY;
-        c[256] = -INFINITY;
-        const void *four[4] = {a.data(), b.data(), c.data(), d.data()};
-        float got[4];
-        t->sum_rows(NG_FLOAT32, 700, four, 4, got);
-        assert_true(std::isnan(got[0]));
-        assert_true(got[1] == INFINITY);
-        assert_true(got[2] == -INFINITY);
-        assert_true(got[3] == -700.0f);
-        t->sum_rows(NG_FLOAT32, 0, four, 4, got);
-        for (float g : got) assert_true(g == 0.0f);
-    }
-    double x[3] = {1, 2, 4};
-    const void *rows[1] = {x};
-    double s;
-    sum_rows(NG_FLOAT64, 3, rows, 1, &s);
-    assert_true(s == 7.0);
-    kt::expect_error(NG_ERR_DTYPE, [&] { sum_rows(NG_INT32, 3, rows, 1, &s); });
-    kt::expect_error(NG_ERR_INTERNAL, [&] { sum_rows(NG_FLOAT64, 3, rows, 0, &s); });
-    kt::expect_error(NG_ERR_INTERNAL, [&] { sum_rows(NG_FLOAT64, 3, rows, 5, &s); });
-    kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { sum_rows(NG_FLOAT64, -1, rows, 1, &s); });
-}
-
 void test_accumulate_and_fill(void **) {
     for (auto *t : tables())
         for (DType dt : kt::all_numeric())
@@ -961,7 +887,6 @@ int main() {
         cmocka_unit_test(test_reduce_all_vs_reference),
         cmocka_unit_test(test_reduce_all_hand_values),
         cmocka_unit_test(test_accumulate_rows),
-        cmocka_unit_test(test_sum_rows),
         cmocka_unit_test(test_accumulate_and_fill),
         cmocka_unit_test(test_tanh_float_sweep),
         cmocka_unit_test(test_exp_shifted),

@@ -3,9 +3,8 @@
 // column blocks wider than a tile, several blocks per row, rows cut into chunks whose partial
 // results are combined afterwards (with a shorter last chunk and groups of rows that leave
 // remainders), several kept outer points, strided outputs, values broadcast along the kept
-// dimension, NaN in a Max. Inner-axis reductions: float sums that read several rows side by side
-// (a group count that leaves a remainder, several tiles per row, several reduced points per
-// output, enough of them to combine tile results early).
+// dimension, NaN in a Max. Inner-axis reductions: rows of odd lengths, several tiles per row,
+// several reduced points per output, enough of them to combine tile results early.
 #include <cfloat>
 
 #include "test_kernels_support.hpp"
@@ -142,13 +141,13 @@ void test_outer_axis_reductions(void **) {
 
 void test_inner_axis_reductions(void **) {
     const Case cases[] = {
-        {{1001, 700}, 2, 1},           // groups of four rows and one left, partial leaves
+        {{1001, 700}, 2, 1},           // an odd row count, partial leaves
         {{37, 5000}, 2, 1},            // three tiles per row
         {{20, 30, 300}, 5, 1},         // 20 reduced points per output
         {{17, 2100, 3}, 6, 1},         // more tile results than a tile holds
         {{40, 300}, 2, 3},             // a strided output
         {{40, 300}, 2, 1, 1},          // x broadcast along the outputs
-        {{4099, 33}, 2, 1},            // many short rows: threads take groups in shrinking chunks
+        {{4099, 33}, 2, 1},            // many short rows: threads take them in shrinking chunks
         {{23, 2048 + 256 + 5}, 2, 1},  // a row of a whole tile, a leaf and a vector's tail
     };
     for (const Case &c : cases) check_every_dtype(c);
