@@ -14,12 +14,13 @@
  * Prints one JSON line per figure.
  *
  *     bench_limits [--threads N] [--quick] */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 #include <cblas.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "support/measure.h"
 
@@ -123,7 +124,15 @@ static void bandwidths(int threads, int quick) {
     };
     int reps = quick ? 2 : 9;
     int64_t most = 4 * 256 * mi;
-    float *memory = malloc((size_t)most * sizeof *memory);
+    /* Placed as the library places its large tensors (and NumPy its arrays): on a 2 MiB boundary,
+     * advised for transparent huge pages. malloc's own mapping starts 16 bytes into a page, which
+     * splits every other 32-byte load across two cache lines and cost a quarter of the read rate
+     * on an AVX-512 Zen 4 core. */
+    float *memory = NULL;
+    if (posix_memalign((void **)&memory, (size_t)2 << 20, (size_t)most * sizeof *memory) != 0)
+        memory = NULL;
+    else
+        (void)madvise(memory, (size_t)most * sizeof *memory, MADV_HUGEPAGE);
     if (!memory) {
         fprintf(stderr, "bench_limits: out of memory\n");
         exit(2);
