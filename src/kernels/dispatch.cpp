@@ -224,14 +224,29 @@ void check_chain(const ChainStep *code, int32_t count, int32_t input_count, int3
 }
 }  // namespace
 
+namespace {
+void check_chain_request(const char *kernel, DType dt, int64_t n, const ChainStep *code,
+                         int32_t count, const int *input_steps, int32_t input_count,
+                         int32_t leaf_count) {
+    check_common(kernel, dt, n);
+    if (!dtype_is_float(dt))
+        throw dtype_error(kernel, " needs float32 or float64, not ", dtype_name(dt));
+    check_chain(code, count, input_count, leaf_count);
+    for (int32_t l = 0; l < input_count; ++l) check_step(kernel, input_steps[l]);
+}
+}  // namespace
+
 void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
                const int *input_steps, int32_t input_count, int32_t leaf_count, void *out) {
-    check_common("run_chain", dt, n);
-    if (!dtype_is_float(dt))
-        throw dtype_error("run_chain needs float32 or float64, not ", dtype_name(dt));
-    check_chain(code, count, input_count, leaf_count);
-    for (int32_t l = 0; l < input_count; ++l) check_step("run_chain", input_steps[l]);
+    check_chain_request("run_chain", dt, n, code, count, input_steps, input_count, leaf_count);
     vector_table().chain(dt, n, code, count, inputs, input_steps, input_count, leaf_count, out);
+}
+
+void run_chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,
+                   const void *const *inputs, const int *input_steps, int32_t input_count,
+                   int32_t leaf_count, void *sum) {
+    check_chain_request("run_chain_sum", dt, n, code, count, input_steps, input_count, leaf_count);
+    vector_table().chain_sum(dt, n, code, count, inputs, input_steps, input_count, leaf_count, sum);
 }
 
 namespace {

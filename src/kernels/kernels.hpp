@@ -108,6 +108,11 @@ bool chain_supports(BinaryFn f);
 // may be one of the input arrays (in place), not overlap one otherwise.
 void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
                const int *input_steps, int32_t input_count, int32_t leaf_count, void *out);
+// sum[0] = the sum of the chain's n values (0 for n = 0), none of them stored: the values summed
+// in kChainVectors vector accumulators, combined pairwise. Same arguments as run_chain.
+void run_chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,
+                   const void *const *inputs, const int *input_steps, int32_t input_count,
+                   int32_t leaf_count, void *sum);
 
 // Fills n elements with the identity of f (0 for Sum, -inf/lowest for Max, ...).
 void fill_identity(ReduceFn f, DType dt, int64_t n, void *out);

@@ -141,6 +141,14 @@ size_t TileProgram::scratch_bytes() const {
     return header_bytes(dtypes_.size()) + slot_count_ * kSlotBytes;
 }
 
+void TileProgram::run_sum(int64_t len, const char *const *inputs, void *sum) const {
+    if (!use_chain_) throw internal_error("TileProgram::run_sum: the program is not a chain");
+    const std::vector<ChainStep> &code = chain_.code();
+    vector_table().chain_sum(dtypes_[result_], len, code.data(), static_cast<int32_t>(code.size()),
+                             reinterpret_cast<const void *const *>(inputs), steps_.data(),
+                             static_cast<int32_t>(program_.inputs.size()), chain_.leaves(), sum);
+}
+
 TileValues TileProgram::run(void *scratch, int64_t len, const char *const *inputs,
                             void *out) const {
     const Program &p = program_;

@@ -35,6 +35,12 @@ public:
     // tile; `out` is the output tile (used when prepared with direct_output, else may be null).
     // The values are in scratch, in an input, or in `out` (then data == out).
     TileValues run(void *scratch, int64_t len, const char *const *inputs, void *out) const;
+    // Whether the program runs as a register chain, whose values run_sum can add up without
+    // storing them.
+    bool sums_in_registers() const { return use_chain_; }
+    // For a program that sums_in_registers(): *sum = the float sum of the tile's `len` values (in
+    // the result's dtype), as run_chain_sum adds them.
+    void run_sum(int64_t len, const char *const *inputs, void *sum) const;
 
 private:
     Program program_;  // a copy; assigned in place so that a warm prepare() does not allocate

@@ -936,11 +936,12 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
 }
 
 // One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
-// accumulators, stored to o. Temporaries are kChainVectors vectors apart in `temps`. The
-// pointers come in as parameters (not through a closure), so stores of the accumulators do not
-// make the compiler reload them at every step.
-template <class Arch, int64_t K, class T>
-void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
+// accumulators, stored to o (or, for Sum, added to sums[0..K)). Temporaries are kChainVectors
+// vectors apart in `temps`. The pointers come in as parameters (not through a closure), so stores
+// of the accumulators do not make the compiler reload them at every step.
+template <class Arch, int64_t K, class T, bool Sum = false>
+void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o,
+                 xsimd::batch<T, Arch> *sums = nullptr) {
     using B = xsimd::batch<T, Arch>;
     using Kind = ChainStep::Kind;
     constexpr int64_t W = B::size;
@@ -1005,13 +1006,22 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
         default: bad_kernel_request("chain step");
         }
     }
-    each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
+    if constexpr (Sum)
+        each_vector([&](auto k) { sums[k] += acc[k]; }, Vectors{});
+    else
+        each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
 }
 
-template <class Arch, class T>
+// Sum: out[0] = the sum of the chain's n values instead, none of them stored: kChainVectors
+// vector sums, one per accumulator, added to block by block, then combined pairwise, as are
+// their lanes. A reduction reads its inputs once and keeps nothing of the chain in memory (a tile
+// of values stored and read back cost a third more time than the reads alone on an AVX-512
+// Zen 4 core).
+template <class Arch, class T, bool Sum = false>
 void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const *inputs,
                  const int *input_steps, int32_t input_count, int32_t leaf_count, T *out) {
-    constexpr int64_t W = xsimd::batch<T, Arch>::size;
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
     constexpr int64_t BW = kChainVectors * W;
     alignas(64) T blocks[kMaxChainLeaves][BW];
     const T *leaf[kMaxChainLeaves];
@@ -1032,26 +1042,44 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
 
     T *po = out;
     const int64_t len = n;
+    B sums[kChainVectors];
+    for (B &v : sums) v = B(T(0));
     int64_t i = 0;
     for (; i + BW <= len; i += BW) {
-        chain_block<Arch, kChainVectors>(code, count, leaf, blocks[0], po + i);
+        chain_block<Arch, kChainVectors, T, Sum>(code, count, leaf, blocks[0],
+                                                 Sum ? nullptr : po + i, sums);
         for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l];
     }
     // The rest one vector at a time (short rows are common: a [128, 10] tile is 10 values), the
     // last values through the same code on a zero-padded copy of one vector of each array.
     for (; i + W <= len; i += W) {
-        chain_block<Arch, 1>(code, count, leaf, blocks[0], po + i);
+        chain_block<Arch, 1, T, Sum>(code, count, leaf, blocks[0], Sum ? nullptr : po + i, sums);
         for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l] ? W : 0;
     }
-    if (i == len) return;
-    for (int32_t l = 0; l < input_count; ++l) {
-        if (!advance[l]) continue;
-        for (int64_t j = 0; j < W; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
-        leaf[l] = blocks[l];
+    if (i < len) {
+        for (int32_t l = 0; l < input_count; ++l) {
+            if (!advance[l]) continue;
+            for (int64_t j = 0; j < W; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
+            leaf[l] = blocks[l];
+        }
+        alignas(64) T tail[W];
+        chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
+        if constexpr (Sum) {
+            for (int64_t j = len - i; j < W; ++j) tail[j] = T(0);  // the padding's values
+            sums[0] += B::load_aligned(tail);
+        } else {
+            for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
+        }
     }
-    alignas(64) T tail[W];
-    chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
-    for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
+    if constexpr (Sum) {
+        for (int64_t width = kChainVectors / 2; width >= 1; width /= 2)
+            for (int64_t k = 0; k < width; ++k) sums[k] = sums[k] + sums[k + width];
+        alignas(64) T lanes[W];
+        sums[0].store_aligned(lanes);
+        for (int64_t width = W / 2; width >= 1; width /= 2)
+            for (int64_t j = 0; j < width; ++j) lanes[j] = lanes[j] + lanes[j + width];
+        out[0] = lanes[0];
+    }
 }
 
 // ---- dtype dispatch (without visit_dtype, whose error path formats a message) -------------------
@@ -1182,6 +1210,20 @@ struct Primitives {
         });
     }
 
+    static void chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,
+                          const void *const *inputs, const int *input_steps, int32_t input_count,
+                          int32_t leaf_count, void *sum) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (is_float_v<T>)
+                float_chain<Arch, T, true>(n, code, count,
+                                           reinterpret_cast<const T *const *>(inputs), input_steps,
+                                           input_count, leaf_count, static_cast<T *>(sum));
+            else
+                bad_kernel_request("chain_sum");
+        });
+    }
+
     static void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x,
                              int64_t x_stride, void *y, int64_t y_stride) {
         by_dtype(dt, [&](auto tag) {
@@ -1197,7 +1239,7 @@ struct Primitives {
     static constexpr VectorTable table(const char *name) {
         return VectorTable{name,         &unary,        &binary,     &compare,
                            &select,      &reduce_all,   &accumulate, &accumulate_rows,
-                           &exp_shifted, &softmax_rows, &chain};
+                           &exp_shifted, &softmax_rows, &chain,      &chain_sum};
     }
 };
 

@@ -30,6 +30,9 @@ struct VectorTable {
     void (*chain)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                   const void *const *inputs, const int *input_steps, int32_t input_count,
                   int32_t leaf_count, void *out);
+    void (*chain_sum)(DType dt, int64_t n, const ChainStep *code, int32_t count,
+                      const void *const *inputs, const int *input_steps, int32_t input_count,
+                      int32_t leaf_count, void *sum);
 };
 
 extern const VectorTable vector_table_sse2;

@@ -10,7 +10,11 @@
 //  - run_elementwise over strided, broadcast and reversed operands, where contiguous operands
 //    take the chain and gathered ones the tile passes: the same bits either way, and the same
 //    bits with no pool and with four threads;
-//  - run_chain's refusals.
+//  - every table's chain_sum (the chain's values summed, none stored) against the double sum of
+//    the same values, NaN and infinities included;
+//  - run_chain's and run_chain_sum's refusals.
+#include <cfloat>
+
 #include "kernels/chain.hpp"
 #include "test_kernels_support.hpp"
 
@@ -202,6 +206,26 @@ void check_program(const Program &p, const std::vector<int> &steps, double lo, d
                     reference::run_elementwise(p, {n}, views, Strided{ref.data(), {1}});
                     expect_close(out, ref, rel, what + " vs reference");
                 }
+
+                // The values' sum without storing them: against the values' sum in double,
+                // within n rounding errors of the sum of |values| (the sum of a NaN is NaN, of an
+                // infinity that infinity, of both signs NaN).
+                alignas(8) unsigned char sum_bytes[8];
+                t->chain_sum(dt, n, code.data(), int32_t(code.size()), data.data(), steps.data(),
+                             int32_t(p.inputs.size()), compiler.leaves(), sum_bytes);
+                const double got = dt == NG_FLOAT32 ? double(*reinterpret_cast<float *>(sum_bytes))
+                                                    : *reinterpret_cast<double *>(sum_bytes);
+                double exact = 0, magnitude = 0;  // the sum and the sum of |values|
+                for (int64_t i = 0; i < n; ++i) {
+                    exact += want.get(i);
+                    if (std::isfinite(want.get(i))) magnitude += std::fabs(want.get(i));
+                }
+                const double eps = dt == NG_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+                const bool sum_ok = std::isnan(exact) ? std::isnan(got)
+                                    : std::isinf(exact)
+                                        ? got == exact
+                                        : std::fabs(got - exact) <= double(n) * eps * magnitude;
+                if (!sum_ok) fail_msg("%s: chain_sum %.17g, want %.17g", what.c_str(), got, exact);
 
                 // In place: the output is input 0's array.
                 if (steps[0]) {
@@ -438,6 +462,27 @@ void test_run_chain_errors(void **) {
     m = kt::expect_error(NG_ERR_INTERNAL,
                          [&] { run_chain(NG_FLOAT32, 4, ok.data(), 3, in, two, 2, 2, out); });
     kt::expect_contains(m, "step 2");
+
+    // run_chain_sum: the same checks under its own name, and the sum itself.
+    float sum = 0;
+    run_chain_sum(NG_FLOAT32, 4, ok.data(), 3, in, steps, 2, 2, &sum);
+    const double want = std::tanh(2.0) + std::tanh(3.0) + std::tanh(4.0) + std::tanh(5.0);
+    assert_true(std::fabs(sum - want) < 4e-6);
+    run_chain_sum(NG_FLOAT32, 0, ok.data(), 3, in, steps, 2, 2, &sum);
+    assert_true(sum == 0.f);
+    m = kt::expect_error(NG_ERR_DTYPE,
+                         [&] { run_chain_sum(NG_INT32, 4, ok.data(), 3, in, steps, 2, 2, &sum); });
+    kt::expect_contains(m, "run_chain_sum");
+    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
+        run_chain_sum(NG_FLOAT32, -1, ok.data(), 3, in, steps, 2, 2, &sum);
+    });
+    kt::expect_contains(m, "-1");
+    m = kt::expect_error(NG_ERR_INTERNAL,
+                         [&] { run_chain_sum(NG_FLOAT32, 4, ok.data(), 3, in, two, 2, 2, &sum); });
+    kt::expect_contains(m, "step 2");
+    kt::expect_error(NG_ERR_INTERNAL, [&] {
+        run_chain_sum(NG_FLOAT32, 4, ok.data(), 3, in, steps, 2, kMaxChainLeaves + 1, &sum);
+    });
 }
 
 }  // namespace
