@@ -886,6 +886,9 @@ void float_accumulate_rows(int64_t n, const T *const *rows, int32_t count, T *ac
     Combine<F> op;
     auto combined = [&](const T *const *rs, int64_t i) {
         auto load = [&](int32_t r) { return B::load_unaligned(rs[r] + i); };
+        if (count == 8)
+            return op(op(op(load(0), load(1)), op(load(2), load(3))),
+                      op(op(load(4), load(5)), op(load(6), load(7))));
         if (count == 4) return op(op(load(0), load(1)), op(load(2), load(3)));
         B v = load(0);
         for (int32_t r = 1; r < count; ++r) v = op(v, load(r));
@@ -897,9 +900,9 @@ void float_accumulate_rows(int64_t n, const T *const *rows, int32_t count, T *ac
     if (i == n) return;
     // The tail through the same vector code on padded copies, as map_binary does.
     alignas(64) T tail[W] = {};
-    static_assert(kMaxAccumulateRows == 4, "the padded rows below are written out for 4");
-    alignas(64) T pad[4][W] = {};
-    const T *padded[4] = {pad[0], pad[1], pad[2], pad[3]};
+    alignas(64) T pad[kMaxAccumulateRows][W] = {};
+    const T *padded[kMaxAccumulateRows];
+    for (int32_t r = 0; r < kMaxAccumulateRows; ++r) padded[r] = pad[r];
     for (int32_t r = 0; r < count; ++r)
         for (int64_t j = 0; i + j < n; ++j) pad[r][j] = rows[r][i + j];
     for (int64_t j = 0; i + j < n; ++j) tail[j] = acc[i + j];

@@ -471,17 +471,26 @@ void test_accumulate_rows(void **) {
                             kt::expect_same(got, want, rounded ? 8 : 0, what);
                         }
                     }
-    // By hand: 1 + (2 + 3) + (4 + 5) = 15; max(1, 2, -3) = 2.
+    // By hand: 1 + (2 + 3) + (4 + 5) = 15; eight rows 1 + ((1 + 2) + (3 + 4)) + ((5 + 6) + (7 +
+    // 8)) = 37; max(1, 2, -3) = 2.
     float acc[1] = {1}, r0[1] = {2}, r1[1] = {3}, r2[1] = {4}, r3[1] = {5};
     const void *four[4] = {r0, r1, r2, r3};
     accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 4, acc);
     assert_true(acc[0] == 15.0f);
+    float eight_values[8] = {1, 2, 3, 4, 5, 6, 7, 8}, acc8[1] = {1};
+    const void *eight[8];
+    for (int r = 0; r < 8; ++r) eight[r] = &eight_values[r];
+    accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, eight, 8, acc8);
+    assert_true(acc8[0] == 37.0f);
     float m[1] = {1}, neg[1] = {-3};
     const void *two[2] = {r0, neg};
     accumulate_rows(ReduceFn::Max, NG_FLOAT32, 1, two, 2, m);
     assert_true(m[0] == 2.0f);
-    kt::expect_error(NG_ERR_INTERNAL,
-                     [&] { accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 5, acc); });
+    const void *too_many[kMaxAccumulateRows + 1];
+    for (const void *&row : too_many) row = r0;
+    kt::expect_error(NG_ERR_INTERNAL, [&] {
+        accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, too_many, kMaxAccumulateRows + 1, acc);
+    });
     kt::expect_error(NG_ERR_INTERNAL,
                      [&] { accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 0, acc); });
 }
