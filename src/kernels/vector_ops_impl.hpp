@@ -939,12 +939,11 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
 }
 
 // One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
-// accumulators, stored to o (or, for Sum, added to sums[0..K)). Temporaries are kChainVectors
-// vectors apart in `temps`. The pointers come in as parameters (not through a closure), so stores
-// of the accumulators do not make the compiler reload them at every step.
+// accumulators, stored to o (or, for Sum, added to the K aligned vectors at o). Temporaries are
+// kChainVectors vectors apart in `temps`. The pointers come in as parameters (not through a
+// closure), so stores of the accumulators do not make the compiler reload them at every step.
 template <class Arch, int64_t K, class T, bool Sum = false>
-void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o,
-                 xsimd::batch<T, Arch> *sums = nullptr) {
+void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
     using B = xsimd::batch<T, Arch>;
     using Kind = ChainStep::Kind;
     constexpr int64_t W = B::size;
@@ -1010,7 +1009,8 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
         }
     }
     if constexpr (Sum)
-        each_vector([&](auto k) { sums[k] += acc[k]; }, Vectors{});
+        each_vector([&](auto k) { (B::load_aligned(o + k * W) + acc[k]).store_aligned(o + k * W); },
+                    Vectors{});
     else
         each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
 }
@@ -1045,18 +1045,18 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
 
     T *po = out;
     const int64_t len = n;
-    B sums[kChainVectors];
-    for (B &v : sums) v = B(T(0));
+    // Sum: kChainVectors vector sums, kept in memory between blocks so that the chain has every
+    // register (the same signature and code as the storing chain, which stays as fast).
+    alignas(64) T sums[Sum ? BW : 1] = {};
     int64_t i = 0;
     for (; i + BW <= len; i += BW) {
-        chain_block<Arch, kChainVectors, T, Sum>(code, count, leaf, blocks[0],
-                                                 Sum ? nullptr : po + i, sums);
+        chain_block<Arch, kChainVectors, T, Sum>(code, count, leaf, blocks[0], Sum ? sums : po + i);
         for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l];
     }
     // The rest one vector at a time (short rows are common: a [128, 10] tile is 10 values), the
     // last values through the same code on a zero-padded copy of one vector of each array.
     for (; i + W <= len; i += W) {
-        chain_block<Arch, 1, T, Sum>(code, count, leaf, blocks[0], Sum ? nullptr : po + i, sums);
+        chain_block<Arch, 1, T, Sum>(code, count, leaf, blocks[0], Sum ? sums : po + i);
         for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l] ? W : 0;
     }
     if (i < len) {
@@ -1069,19 +1069,19 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
         chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
         if constexpr (Sum) {
             for (int64_t j = len - i; j < W; ++j) tail[j] = T(0);  // the padding's values
-            sums[0] += B::load_aligned(tail);
+            (B::load_aligned(sums) + B::load_aligned(tail)).store_aligned(sums);
         } else {
             for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
         }
     }
     if constexpr (Sum) {
         for (int64_t width = kChainVectors / 2; width >= 1; width /= 2)
-            for (int64_t k = 0; k < width; ++k) sums[k] = sums[k] + sums[k + width];
-        alignas(64) T lanes[W];
-        sums[0].store_aligned(lanes);
+            for (int64_t k = 0; k < width; ++k)
+                (B::load_aligned(sums + k * W) + B::load_aligned(sums + (k + width) * W))
+                    .store_aligned(sums + k * W);
         for (int64_t width = W / 2; width >= 1; width /= 2)
-            for (int64_t j = 0; j < width; ++j) lanes[j] = lanes[j] + lanes[j + width];
-        out[0] = lanes[0];
+            for (int64_t j = 0; j < width; ++j) sums[j] = sums[j] + sums[j + width];
+        out[0] = sums[0];
     }
 }
 
