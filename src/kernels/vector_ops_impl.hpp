@@ -1085,6 +1085,48 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     }
 }
 
+// ---- transposed matrix-vector product -----------------------------------------------------------
+
+// y[0..n) = alpha (x[0] a[0, :] + ... + x[rows - 1] a[rows - 1, :]) + beta y, a row-major with
+// leading dimension lda, x a stride incx apart; beta = 0 does not read y. Four vectors of columns
+// at a time stay in registers through every row, so a and y are each read once (a batch-1 layer of
+// a network: y = W^T x with W stored [in, out]).
+template <class Arch, class T>
+void float_gemv_transposed(int64_t rows, int64_t n, T alpha, const T *a, int64_t lda, const T *x,
+                           int64_t incx, T beta, T *y) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    constexpr int64_t kVectors = 4;
+    auto finish = [&](B sum, T *out) {
+        B result = B(alpha) * sum;
+        if (beta != T(0)) result = multiply_add(B(beta), B::load_unaligned(out), result);
+        result.store_unaligned(out);
+    };
+    int64_t j = 0;
+    for (; j + kVectors * W <= n; j += kVectors * W) {
+        B sum[kVectors];
+        for (B &v : sum) v = B(T(0));
+        for (int64_t r = 0; r < rows; ++r) {
+            const B weight(x[r * incx]);
+            const T *row = a + r * lda + j;
+            for (int64_t v = 0; v < kVectors; ++v)
+                sum[v] = multiply_add(weight, B::load_unaligned(row + v * W), sum[v]);
+        }
+        for (int64_t v = 0; v < kVectors; ++v) finish(sum[v], y + j + v * W);
+    }
+    for (; j + W <= n; j += W) {
+        B sum(T(0));
+        for (int64_t r = 0; r < rows; ++r)
+            sum = multiply_add(B(x[r * incx]), B::load_unaligned(a + r * lda + j), sum);
+        finish(sum, y + j);
+    }
+    for (; j < n; ++j) {  // the last columns, fewer than a vector
+        T sum = T(0);
+        for (int64_t r = 0; r < rows; ++r) sum += x[r * incx] * a[r * lda + j];
+        y[j] = beta != T(0) ? alpha * sum + beta * y[j] : alpha * sum;
+    }
+}
+
 // ---- dtype dispatch (without visit_dtype, whose error path formats a message) -------------------
 
 template <class Body>
@@ -1227,6 +1269,19 @@ struct Primitives {
         });
     }
 
+    static void gemv_transposed(DType dt, int64_t rows, int64_t n, double alpha, const void *a,
+                                int64_t lda, const void *x, int64_t incx, double beta, void *y) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (is_float_v<T>)
+                float_gemv_transposed<Arch, T>(rows, n, T(alpha), static_cast<const T *>(a), lda,
+                                               static_cast<const T *>(x), incx, T(beta),
+                                               static_cast<T *>(y));
+            else
+                bad_kernel_request("gemv_transposed");
+        });
+    }
+
     static void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x,
                              int64_t x_stride, void *y, int64_t y_stride) {
         by_dtype(dt, [&](auto tag) {
@@ -1240,9 +1295,9 @@ struct Primitives {
     }
 
     static constexpr VectorTable table(const char *name) {
-        return VectorTable{name,         &unary,        &binary,     &compare,
-                           &select,      &reduce_all,   &accumulate, &accumulate_rows,
-                           &exp_shifted, &softmax_rows, &chain,      &chain_sum};
+        return VectorTable{name,        &unary,      &binary,          &compare,     &select,
+                           &reduce_all, &accumulate, &accumulate_rows, &exp_shifted, &softmax_rows,
+                           &chain,      &chain_sum,  &gemv_transposed};
     }
 };
 

@@ -33,6 +33,8 @@ struct VectorTable {
     void (*chain_sum)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                       const void *const *inputs, const int *input_steps, int32_t input_count,
                       int32_t leaf_count, void *sum);
+    void (*gemv_transposed)(DType dt, int64_t rows, int64_t n, double alpha, const void *a,
+                            int64_t lda, const void *x, int64_t incx, double beta, void *y);
 };
 
 extern const VectorTable vector_table_sse2;

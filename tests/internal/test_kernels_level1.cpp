@@ -783,6 +783,53 @@ void test_softmax_rows(void **) {
                      [&] { softmax_rows(NG_FLOAT32, false, -1, 2, x, 0, y, 0); });
 }
 
+// gemv_transposed (y = alpha x^T a + beta y) on every table against a double loop: rows of a
+// whole block of columns, single vectors and a tail, a padded leading dimension, x a stride apart,
+// misaligned, beta = 0 ignoring a y of NaN and beta != 0 reading it, nothing written past y.
+void test_gemv_transposed(void **) {
+    for (auto *t : tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (int64_t rows : {1, 5, 17})
+                for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(37), int64_t(1023)})
+                    for (int64_t incx : {1, 3})
+                        for (double beta : {0.0, -0.5}) {
+                            const int64_t lda = n + 3;
+                            const double alpha = 1.5;
+                            const size_t misalign = ng::dtype_size(dt);
+                            Buffer a(dt, rows * lda, misalign), x(dt, rows * incx, misalign),
+                                y(dt, n, misalign);
+                            kt::fill_random(a, 41, -2, 2);
+                            kt::fill_random(x, 42, -2, 2);
+                            kt::fill_random(y, 43, -2, 2);
+                            if (beta == 0)
+                                for (int64_t j = 0; j < n; ++j) y.set(j, NAN);
+                            std::vector<double> old(static_cast<size_t>(n));
+                            for (int64_t j = 0; j < n; ++j) old[size_t(j)] = y.get(j);
+                            t->gemv_transposed(dt, rows, n, alpha, a.data(), lda, x.data(), incx,
+                                               beta, y.data());
+                            const std::string what = label(t, "gemv_transposed", dt, n) + " rows " +
+                                                     std::to_string(rows) + " incx " +
+                                                     std::to_string(incx) + " beta " +
+                                                     std::to_string(beta);
+                            const double eps = dt == NG_FLOAT32 ? 1.2e-7 : 2.3e-16;
+                            for (int64_t j = 0; j < n; ++j) {
+                                double sum = 0, magnitude = 0;
+                                for (int64_t r = 0; r < rows; ++r) {
+                                    double term = x.get(r * incx) * a.get(r * lda + j);
+                                    sum += term, magnitude += std::fabs(term);
+                                }
+                                double previous = beta == 0 ? 0 : beta * old[size_t(j)];
+                                double want = alpha * sum + previous;
+                                double bound = double(rows + 2) * eps *
+                                               (std::fabs(alpha) * magnitude + std::fabs(previous));
+                                if (!(std::fabs(y.get(j) - want) <= bound))
+                                    fail_msg("%s: y[%lld] = %.17g, want %.17g", what.c_str(),
+                                             (long long)j, y.get(j), want);
+                            }
+                            if (!y.guard_intact()) fail_msg("%s: wrote past the end", what.c_str());
+                        }
+}
+
 // Several rows in one call, as a thread's range: the rows' passes run side by side, so each row
 // must keep its own max, spread (narrow or full exponential) and sum. Spreads alternate 10 and
 // 200, one row holds a NaN and one +inf (those rows alone become NaN). Rows overlapping in place
@@ -901,6 +948,7 @@ int main() {
         cmocka_unit_test(test_exp_shifted),
         cmocka_unit_test(test_softmax_rows),
         cmocka_unit_test(test_softmax_rows_mixed),
+        cmocka_unit_test(test_gemv_transposed),
         cmocka_unit_test(test_level1_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
