@@ -168,10 +168,11 @@ inline xsimd::batch<T, Arch> exp_any(xsimd::batch<T, Arch> v) {
 
 // ---- fused multiply-adds -----------------------------------------------------------------------
 
-// x y + z and z - x y in one rounding wherever the instruction set has them. xsimd 8.1 has its own
-// only for the fma3 architectures: on avx512f its fma is a product and a sum, fused or not as the
-// optimiser pleases (fused at -O2, not at the -O1 of the sanitizer builds), so AVX-512 calls the
-// intrinsics itself. On SSE2 both are a product and a sum (kFusedMultiplyAdd below).
+// x y + z in one rounding wherever the instruction set has it (z - x y is x (-y) + z: the callers
+// negate a constant, which is exact). xsimd 8.1 has its own only for the fma3 architectures: on
+// avx512f its fma is a product and a sum, fused or not as the optimiser pleases (fused at -O2, not
+// at the -O1 of the sanitizer builds), so AVX-512 calls the intrinsic itself. On SSE2 it is a
+// product and a sum (kFusedMultiplyAdd below).
 template <class Arch, class T>
 inline xsimd::batch<T, Arch> multiply_add(xsimd::batch<T, Arch> x, xsimd::batch<T, Arch> y,
                                           xsimd::batch<T, Arch> z) {
@@ -181,16 +182,6 @@ inline xsimd::batch<T, Arch> multiply_add(xsimd::batch<T, Arch> x, xsimd::batch<
         return _mm512_fmadd_pd(x, y, z);
     else
         return xsimd::fma(x, y, z);
-}
-template <class Arch, class T>
-inline xsimd::batch<T, Arch> negated_multiply_add(xsimd::batch<T, Arch> x, xsimd::batch<T, Arch> y,
-                                                  xsimd::batch<T, Arch> z) {
-    if constexpr (std::is_same_v<Arch, xsimd::avx512f> && std::is_same_v<T, float>)
-        return _mm512_fnmadd_ps(x, y, z);
-    else if constexpr (std::is_same_v<Arch, xsimd::avx512f>)
-        return _mm512_fnmadd_pd(x, y, z);
-    else
-        return xsimd::fnma(x, y, z);
 }
 
 // ---- float tanh ------------------------------------------------------------------------------
@@ -212,8 +203,8 @@ inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
     const B magic(12582912.f + 127.f);
     const B biased = multiply_add(t, B(1.44269504088896341f), magic);
     const B k = biased - magic;
-    B r = negated_multiply_add(k, B(0.693359375f), t);
-    r = negated_multiply_add(k, B(-2.12194440e-4f), r);
+    B r = multiply_add(k, B(-0.693359375f), t);
+    r = multiply_add(k, B(2.12194440e-4f), r);
     return {xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23), r};
 }
 
@@ -267,8 +258,8 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
     return multiply_add(q, r, B(1.f)) * red.two_k;
 }
 
-// Whether multiply_add and negated_multiply_add are fused on Arch (one rounding): so on the AVX2
-// (fma3) and AVX-512 tables, emulated by a product and a sum on SSE2.
+// Whether multiply_add is fused on Arch (one rounding): so on the AVX2 (fma3) and AVX-512 tables,
+// emulated by a product and a sum on SSE2.
 template <class Arch>
 constexpr bool kFusedMultiplyAdd = !std::is_same_v<Arch, xsimd::sse2>;
 
@@ -284,7 +275,7 @@ inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
     using I = xsimd::batch<int32_t, Arch>;
     const B magic(12582912.f + 127.f);
     const B biased = multiply_add(x, B(1.44269504088896341f), magic);
-    const B r = negated_multiply_add(biased - magic, B(0.693147180559945309f), x);
+    const B r = multiply_add(biased - magic, B(-0.693147180559945309f), x);
     B q = B(1.3843588531017303e-3f);
     q = multiply_add(q, r, B(8.374194614589214e-3f));
     q = multiply_add(q, r, B(4.166800528764725e-2f));
