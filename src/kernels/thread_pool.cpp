@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -28,6 +29,15 @@ namespace {
 thread_local bool inside_parallel_region = false;
 // At most 15 characters (the kernel's limit for a thread name).
 constexpr char kWorkerThreadName[] = "nanograph-pool";
+// How long an idle worker polls for the next job before it sleeps (Impl::poll_for_job).
+constexpr auto kPollFor = std::chrono::microseconds(200);
+
+// A spin-wait hint: lets the core's other hardware thread run and saves power while polling.
+inline void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 }  // namespace
 
 struct ThreadPool::Impl {
@@ -38,8 +48,10 @@ struct ThreadPool::Impl {
 
     std::mutex mutex;  // guards the job fields below and the counters
     std::condition_variable wake, finished;
-    bool stop = false;
-    uint64_t generation = 0;
+    // Written under mutex; atomic so that a worker can poll them without it (wait_for_job).
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> generation{0};
+    std::atomic<uint64_t> rests{0};  // bumped by rest_workers(): polling workers sleep
     int helpers_wanted = 0, helpers_joined = 0, helpers_left = 0;
 
     // The current job. Read by joined workers without the lock: written before the generation
@@ -77,6 +89,26 @@ struct ThreadPool::Impl {
         for (auto &worker : workers) worker.join();
     }
 
+    // Before sleeping, a worker polls for a new job for up to kPollFor: the steps of a run follow
+    // each other within microseconds, and a sleeping worker takes tens of microseconds to wake
+    // (a futex wake and a reschedule, longer in a virtual machine), during which the caller has
+    // taken most of a short job's chunks alone. A 128 x 512 by 512 x 256 product on two threads:
+    // 308 us (median) with workers woken from sleep, against 300 us on one thread.
+    void poll_for_job(uint64_t seen) const {
+        const uint64_t rests_seen = rests.load(std::memory_order_relaxed);
+        const auto until = std::chrono::steady_clock::now() + kPollFor;
+        for (;;) {
+            for (int i = 0; i < 64; ++i) {
+                if (stop.load(std::memory_order_relaxed) ||
+                    generation.load(std::memory_order_relaxed) != seen ||
+                    rests.load(std::memory_order_relaxed) != rests_seen)
+                    return;
+                pause();
+            }
+            if (std::chrono::steady_clock::now() >= until) return;
+        }
+    }
+
     void worker_loop() {
         inside_parallel_region = true;
         // The worker's own kernel scratch, freed when the worker ends (kernels/scratch.hpp).
@@ -85,6 +117,9 @@ struct ThreadPool::Impl {
         std::unique_lock<std::mutex> lock(mutex);
         uint64_t seen = generation;
         for (;;) {
+            lock.unlock();
+            poll_for_job(seen);
+            lock.lock();
             wake.wait(lock, [&] {
                 return stop || (generation != seen && helpers_joined < helpers_wanted);
             });
@@ -131,6 +166,10 @@ ThreadPool::~ThreadPool() {
 
 int ThreadPool::size() const noexcept {
     return impl_->threads;
+}
+
+void ThreadPool::rest_workers() noexcept {
+    impl_->rests.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ThreadPool::parallel_for(int64_t n, int64_t grain,

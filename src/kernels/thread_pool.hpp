@@ -17,6 +17,10 @@ public:
     ThreadPool &operator=(const ThreadPool &) = delete;
 
     int size() const noexcept;  // total threads including the caller
+    // Idle workers poll for the next job for a short while before they sleep; this sends them to
+    // sleep now. Called before handing work to another library's threads (OpenBLAS), which
+    // would otherwise share the cores with polling workers.
+    void rest_workers() noexcept;
     // Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` long
     // (except possibly the last). Exceptions from body are rethrown on the caller.
     void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &body);

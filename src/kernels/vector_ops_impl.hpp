@@ -1118,6 +1118,14 @@ void float_gemv_transposed(int64_t rows, int64_t n, T alpha, const T *a, int64_t
     }
 }
 
+}  // namespace
+}  // namespace ng::kernels
+
+#include "kernels/gemm_panels_impl.hpp"
+
+namespace ng::kernels {
+namespace {
+
 // ---- dtype dispatch (without visit_dtype, whose error path formats a message) -------------------
 
 template <class Body>
@@ -1288,7 +1296,8 @@ struct Primitives {
     static constexpr VectorTable table(const char *name) {
         return VectorTable{name,        &unary,      &binary,          &compare,     &select,
                            &reduce_all, &accumulate, &accumulate_rows, &exp_shifted, &softmax_rows,
-                           &chain,      &chain_sum,  &gemv_transposed};
+                           &chain,      &chain_sum,  &gemv_transposed, panel_width<Arch>(),
+                           panel_product<Arch>()};
     }
 };
 

@@ -10,6 +10,23 @@
 
 namespace ng::kernels {
 
+// One column panel of a float32 matrix product, for VectorTable::gemm_panel:
+// C[rows x cols] = alpha * op(A)[rows x depth] * P[depth x cols] + beta * C, then max(C, 0) when
+// relu (NaN stays NaN). P is packed: `depth` rows of the table's panel_width floats, 64-byte
+// aligned, zero past `cols` (cols <= panel_width). beta = 0 ignores what C held.
+struct PanelProduct {
+    int64_t rows = 0, depth = 0;
+    int32_t cols = 0;
+    const float *a = nullptr;  // op(A)'s element (i, d): a[i * lda + d], transposed a[d * lda + i]
+    int64_t lda = 0;
+    bool transpose_a = false;
+    const float *panel = nullptr;
+    float alpha = 1, beta = 0;
+    bool relu = false;
+    float *c = nullptr;
+    int64_t ldc = 0;
+};
+
 struct VectorTable {
     const char *name;
     void (*unary)(UnaryFn f, DType dt, int64_t n, const void *x, void *out);
@@ -35,6 +52,8 @@ struct VectorTable {
                       int32_t leaf_count, void *sum);
     void (*gemv_transposed)(DType dt, int64_t rows, int64_t n, double alpha, const void *a,
                             int64_t lda, const void *x, int64_t incx, double beta, void *y);
+    int32_t panel_width;  // columns of a packed panel: two vectors of float
+    void (*gemm_panel)(const PanelProduct &product);  // null: float32 products stay with OpenBLAS
 };
 
 extern const VectorTable vector_table_sse2;

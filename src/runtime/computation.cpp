@@ -84,6 +84,7 @@ void Computation::compile() {
     executor_.reset();
     plan_ = std::move(plan);
     bases_.assign(plan_.buffers.size(), nullptr);
+    versions_.assign(plan_.buffers.size(), 0);
     buffer_specs_.assign(plan_.buffers.size(), nullptr);
     for (size_t b = 0; b < plan_.buffers.size(); ++b)
         if (plan_.buffers[b].kind == Buffer::Kind::Persistent)
@@ -273,12 +274,20 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     char *arena = static_cast<char *>(arena_->data());
     for (size_t b = 0; b < plan_.buffers.size(); ++b) {
         const Buffer &buf = plan_.buffers[b];
+        versions_[b] = 0;  // unknown: arena memory and parameters change from run to run
         switch (buf.kind) {
         case Buffer::Kind::Arena: bases_[b] = arena + buf.arena_offset; break;
-        case Buffer::Kind::Constant: bases_[b] = static_cast<char *>(buf.constant->data()); break;
-        case Buffer::Kind::Persistent:
-            bases_[b] = static_cast<char *>(transformer_->value(*buffer_specs_[b]).data());
+        case Buffer::Kind::Constant:
+            bases_[b] = static_cast<char *>(buf.constant->data());
+            versions_[b] = 1;  // the plan's own data, never written
             break;
+        case Buffer::Kind::Persistent: {
+            const uint64_t id = buffer_specs_[b]->info.id;
+            bases_[b] = static_cast<char *>(transformer_->value(*buffer_specs_[b]).data());
+            if (executor_->writes(int32_t(b))) transformer_->mark_written(id);
+            versions_[b] = transformer_->version(id);
+            break;
+        }
         case Buffer::Kind::Param: bases_[b] = static_cast<char *>(inputs[buf.param]->data()); break;
         }
     }
@@ -295,7 +304,7 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
     }
     const bool draws = executor_->draws_random();
     executor_->run(bases_, pool.get(), draws ? transformer_->seed() : 0,
-                   draws ? transformer_->next_draw() : 0);
+                   draws ? transformer_->next_draw() : 0, versions_.data());
     for (size_t i = 0; i < plan_.results.size(); ++i)
         if (!forwarded_[i]) copy_result(i, outputs[i] ? *outputs[i] : fresh[i], pool.get());
 }

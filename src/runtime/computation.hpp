@@ -66,6 +66,7 @@ private:
     std::unique_ptr<Executor> executor_;
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
+    std::vector<uint64_t> versions_;  // per buffer, of the current run (Executor::run)
     // Per result (bytes, not bits: every run reads them): computed straight into its output this
     // run; is_forwardable_result for the current plan.
     std::vector<char> forwarded_, forwardable_;

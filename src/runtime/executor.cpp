@@ -53,15 +53,19 @@ void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strid
     });
 }
 
-void run_gemm(const Step &s, const std::vector<kernels::Strided> &inputs,
-              const kernels::Strided &output) {
-    if (s.m == 0 || s.n == 0) return;
+// alpha of a Gemm step, times its scale operand's value when it has one.
+double gemm_alpha(const Step &s, const std::vector<kernels::Strided> &inputs) {
     double alpha = s.alpha;
     if (s.scale_input >= 0) {
         const void *scale = inputs[s.scale_input].data;
         alpha *= s.dtype == NG_FLOAT64 ? *static_cast<const double *>(scale)
                                        : double(*static_cast<const float *>(scale));
     }
+    return alpha;
+}
+
+void run_gemm(const Step &s, double alpha, const std::vector<kernels::Strided> &inputs,
+              const kernels::Strided &output) {
     const int64_t row_bytes = s.ldc * static_cast<int64_t>(dtype_size(s.dtype));
     char *c = static_cast<char *>(output.data);
     if (s.k > 0)
@@ -81,9 +85,28 @@ void run_gemm(const Step &s, const std::vector<kernels::Strided> &inputs,
                            c + i * row_bytes);
 }
 
+// A panel deeper than this (floats) no longer stays in a core's second-level cache while rows of
+// A pass over it: such products stay with OpenBLAS, which splits the depth.
+constexpr int64_t kMaxPackedDepth = 4096;
+
+// Whether a Gemm step runs in nanograph's own float32 product (kernels/packed_gemm.hpp), which
+// pays off when the packing of B is kept from run to run: B is a constant, or a persistent tensor
+// this plan does not write (weights at inference; a run of another computation that writes them
+// makes the next run pack them again). A single row or column stays with gemm's gemv.
+bool packs_right_hand(const Plan &plan, const Step &s, const std::vector<bool> &written) {
+    if (s.dtype != NG_FLOAT32 || !kernels::PackedPanels::available()) return false;
+    if (s.m < 2 || s.n < 2 || s.k < 1 || s.k > kMaxPackedDepth) return false;
+    const int32_t b = s.inputs.at(1).buffer;
+    const Buffer::Kind kind = plan.buffers[size_t(b)].kind;
+    return kind == Buffer::Kind::Constant ||
+           (kind == Buffer::Kind::Persistent && !written[size_t(b)]);
+}
+
 }  // namespace
 
-Executor::Executor(const Plan &plan) : plan_(plan) {
+Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size(), false) {
+    for (const Step &s : plan.steps)
+        if (s.output.buffer >= 0) written_[size_t(s.output.buffer)] = true;
     prepared_.reserve(plan.steps.size());
     for (const Step &s : plan.steps) {
         Prepared p;
@@ -109,6 +132,10 @@ Executor::Executor(const Plan &plan) : plan_(plan) {
         case Step::Kind::Gemm:  // the copy of a fused bias over C
             if (s.bias_input >= 0)
                 p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(s.bias_input), p.output);
+            if (packs_right_hand(plan, s, written_)) {
+                p.packed = std::make_unique<Prepared::PackedB>();
+                may_use_pool_ = true;  // the product splits its panels over the pool
+            }
             break;
         default: break;
         }
@@ -127,10 +154,15 @@ Executor::Executor(const Plan &plan) : plan_(plan) {
     }
 }
 
+bool Executor::writes(int32_t buffer) const {
+    return written_.at(size_t(buffer));
+}
+
 void Executor::run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed,
-                   uint64_t draw) {
+                   uint64_t draw, const uint64_t *versions) {
     seed_ = seed;
     draw_ = draw;
+    versions_ = versions;
     for (size_t i = 0; i < plan_.steps.size(); ++i)
         run_step(plan_.steps[i], prepared_[i], bases, pool);
 }
@@ -163,7 +195,13 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
             void *copy[2] = {p.bases[0], p.bases[1 + s.bias_input]};
             p.elementwise.run(copy, nullptr);
         }
-        run_gemm(s, p.inputs, p.output);
+        if (s.m == 0 || s.n == 0) break;
+        if (p.packed && s.k > 0)
+            run_packed_gemm(s, p, gemm_alpha(s, p.inputs), pool);
+        else {
+            if (pool) pool->rest_workers();  // OpenBLAS's threads take the cores
+            run_gemm(s, gemm_alpha(s, p.inputs), p.inputs, p.output);
+        }
         break;
     case Step::Kind::Fill: {
         int64_t n = 1;
@@ -190,6 +228,21 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         break;
     }
     }
+}
+
+// B is packed again unless it is the same buffer at the same version (known) as last time.
+void Executor::run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool) {
+    Prepared::PackedB &b = *p.packed;
+    const void *source = p.inputs[1].data;
+    const uint64_t version = versions_ ? versions_[p.addresses[2].buffer] : 0;
+    if (version == 0 || version != b.version || source != b.source) {
+        b.source = nullptr;  // until packed: a failure leaves nothing to reuse
+        b.panels.pack(s.transpose_b, s.k, s.n, static_cast<const float *>(source), s.ldb, pool);
+        b.source = source, b.version = version;
+    }
+    kernels::packed_gemm(s.transpose_a, s.m, static_cast<const float *>(p.inputs[0].data), s.lda,
+                         b.panels, float(alpha), float(s.beta), s.flag,
+                         static_cast<float *>(p.output.data), s.ldc, pool);
 }
 
 }  // namespace ng

@@ -5,9 +5,11 @@
 // iteration space.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/strided_space.hpp"
+#include "kernels/packed_gemm.hpp"
 #include "kernels/prepared.hpp"
 #include "passes/plan.hpp"
 
@@ -20,8 +22,14 @@ public:
     explicit Executor(const Plan &plan);
     // bases[b] = address of buffer b's first byte.
     // `seed` and `draw` key the random steps' values (see kernels::random_fill).
+    // versions (null: none known) holds, per buffer, a number that changes whenever the buffer's
+    // contents may have changed since an earlier run (0: unknown, assume changed); a float32
+    // matrix product whose right-hand matrix has the same version and address as in the run
+    // before reuses that matrix packed then (kernels/packed_gemm.hpp).
     void run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed = 0,
-             uint64_t draw = 0);
+             uint64_t draw = 0, const uint64_t *versions = nullptr);
+    // Whether a step of the plan writes buffer b.
+    bool writes(int32_t buffer) const;
     // Whether a run draws random values (and so takes a draw number from the transformer).
     bool draws_random() const { return draws_random_; }
     // Whether a run may hand work to a thread pool: false when every step is small enough for
@@ -43,13 +51,23 @@ private:
         kernels::ReducePlan reduce;
         std::vector<kernels::Strided> inputs;
         kernels::Strided output;
+        // Gemm steps in nanograph's own float32 product: B packed, and what it was packed from.
+        struct PackedB {
+            kernels::PackedPanels panels;
+            const void *source = nullptr;
+            uint64_t version = 0;
+        };
+        std::unique_ptr<PackedB> packed;
     };
     void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
+    void run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool);
 
-    uint64_t seed_ = 0, draw_ = 0;  // of the current run
+    uint64_t seed_ = 0, draw_ = 0;            // of the current run
+    const uint64_t *versions_ = nullptr;      // of the current run
     bool draws_random_ = false, may_use_pool_ = false;
 
     const Plan &plan_;
+    std::vector<bool> written_;  // per buffer: a step writes it
     std::vector<Prepared> prepared_;
     StridedSpace one_hot_space_;  // kept so that a warm run does not allocate
 };

@@ -69,8 +69,20 @@ Tensor &Transformer::value(const PersistentSpec &spec) {
     auto found = values_.find(spec.info.id);
     if (found != values_.end()) return found->second.value;
     const AllocatorScope scope = allocator_scope();
-    Entry e{spec.info, initialize(spec)};
+    Entry e{spec.info, initialize(spec), ++last_version_};
     return values_.emplace(spec.info.id, std::move(e)).first->second.value;
+}
+
+uint64_t Transformer::version(uint64_t id) const {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    auto found = values_.find(id);
+    return found == values_.end() ? 0 : found->second.version;
+}
+
+void Transformer::mark_written(uint64_t id) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    auto found = values_.find(id);
+    if (found != values_.end()) found->second.version = ++last_version_;
 }
 
 Tensor Transformer::initialize(const PersistentSpec &spec) {
@@ -109,6 +121,7 @@ void Transformer::set_value(const PersistentInfo &info, const Tensor &v) {
         found = values_.emplace(info.id, std::move(e)).first;
     }
     found->second.value.copy_from(v);
+    found->second.version = ++last_version_;
 }
 
 void Transformer::for_each_value(
@@ -177,7 +190,7 @@ void Transformer::restore(std::vector<std::pair<PersistentInfo, Tensor>> values,
     auto next = values_;
     for (auto &v : values) {
         const uint64_t id = v.first.id;
-        next[id] = Entry{std::move(v.first), std::move(v.second)};
+        next[id] = Entry{std::move(v.first), std::move(v.second), ++last_version_};
     }
     values_.swap(next);
     seed_ = seed;

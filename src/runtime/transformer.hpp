@@ -58,6 +58,13 @@ public:
     // is NG_ERR_STATE).
     Tensor &value(const PersistentSpec &spec);
     bool has_value(uint64_t id) const;
+    // A number that changes whenever the tensor's value may have changed (created, set,
+    // restored, or marked written by a run), and is never given to another value: what a
+    // computation keeps derived from a value (a packed matrix) is current while it is the same.
+    // 0 when the tensor has no value.
+    uint64_t version(uint64_t id) const;
+    // Called, under lock_values(), by a run that is about to write the tensor's value.
+    void mark_written(uint64_t id);
     // Copies `value` (of the tensor's dtype and shape) into the tensor's value, creating it.
     void set_value(const PersistentInfo &info, const Tensor &value);
     // Every value with what is known of its tensor, in no particular order (checkpoints).
@@ -82,6 +89,7 @@ private:
     struct Entry {
         PersistentInfo info;
         Tensor value;
+        uint64_t version = 0;
     };
     Tensor initialize(const PersistentSpec &spec);
 
@@ -94,6 +102,7 @@ private:
     std::atomic<bool> has_allocator_{false};
     uint64_t seed_ = 0;   // guarded by mutex_
     uint64_t draws_ = 0;  // guarded by mutex_
+    uint64_t last_version_ = 0;  // guarded by mutex_: the last version given to a value
     std::unordered_map<uint64_t, Entry> values_;
     // Guarded by mutex_: the specs of live computations, by uid (several computations may use one
     // tensor; expired entries are dropped as new ones come).

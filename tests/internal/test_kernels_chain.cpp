@@ -25,17 +25,6 @@ using Kind = ChainStep::Kind;
 
 namespace {
 
-std::vector<const VectorTable *> tables() {
-    std::vector<const VectorTable *> t = {&vector_table_sse2};
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        t.push_back(&vector_table_avx2);
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
-        t.push_back(&vector_table_avx512);
-    return t;
-}
-
 Instruction unary_ins(UnaryFn f, DType dt, int32_t a) {
     return Instruction{Instruction::Type::Unary, int32_t(f), dt, 0, {a, -1, -1}};
 }
@@ -180,7 +169,7 @@ void check_program(const Program &p, const std::vector<int> &steps, double lo, d
         fail_msg("%s: not compiled as a chain", name.c_str());
     const std::vector<ChainStep> &code = compiler.code();
     const double rel = dt == NG_FLOAT32 ? 2e-5 : 1e-12;
-    for (const VectorTable *t : tables())
+    for (const VectorTable *t : kt::tables())
         for (int64_t n : {0, 1, 7, 31, 32, 33, 63, 64, 65, 127, 129, 257, 1023, 4097})
             for (size_t misalign : {size_t(0), ng::dtype_size(dt)}) {
                 std::string what = name + " " + t->name + " " + ng::dtype_name(dt) +

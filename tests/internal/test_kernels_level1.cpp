@@ -16,17 +16,6 @@ namespace {
 
 constexpr int64_t kMathUlps = 4;
 
-std::vector<const VectorTable *> tables() {
-    std::vector<const VectorTable *> t = {&vector_table_sse2};
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        t.push_back(&vector_table_avx2);
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
-        t.push_back(&vector_table_avx512);
-    return t;
-}
-
 const UnaryFn kUnaryAll[] = {
     UnaryFn::Copy, UnaryFn::Negative, UnaryFn::Absolute, UnaryFn::Sign,       UnaryFn::Exp,
     UnaryFn::Log,  UnaryFn::Sqrt,     UnaryFn::Square,   UnaryFn::Reciprocal, UnaryFn::Sigmoid,
@@ -83,7 +72,7 @@ void unary_inputs(UnaryFn f, Buffer &x, uint32_t seed) {
 }
 
 void test_unary_float_vs_reference(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (UnaryFn f : kUnaryAll)
                 for (int64_t n : kt::odd_lengths()) {
@@ -100,7 +89,7 @@ void test_unary_float_vs_reference(void **) {
 }
 
 void test_unary_integer_vs_reference(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_INT32, NG_INT64, NG_UINT8})
             for (UnaryFn f : kUnaryInteger)
                 for (int64_t n : kt::odd_lengths()) {
@@ -192,7 +181,7 @@ void binary_inputs(BinaryFn f, Buffer &a, Buffer &b, uint32_t seed) {
 }
 
 void test_binary_vs_reference(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (BinaryFn f : kBinaryAll)
                 for (auto steps : kSteps)
@@ -256,7 +245,7 @@ void test_binary_hand_values(void **) {
 }
 
 void test_compare_vs_reference_and_hand(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (CompareFn f : kCompareAll)
                 for (auto steps : kSteps)
@@ -286,7 +275,7 @@ void test_compare_vs_reference_and_hand(void **) {
 }
 
 void test_select_vs_reference_and_hand(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_INT64, NG_UINT8, NG_BOOL})
             for (auto steps : kSteps)
                 for (int64_t n : kt::odd_lengths()) {
@@ -358,7 +347,7 @@ void expect_sum_close(double got, double exact, double magnitude, int64_t n, DTy
 }
 
 void test_reduce_all_vs_reference(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (ReduceFn f : kReduceAll)
                 for (int64_t n : kt::odd_lengths()) {
@@ -428,7 +417,7 @@ void test_reduce_all_hand_values(void **) {
 // accumulate_rows against one reference accumulate per row: exact for integers and extrema; for
 // float sums and products (combined pairwise, not in order) within a few roundings.
 void test_accumulate_rows(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (ReduceFn f : kReduceAll)
                 for (int64_t n : kt::odd_lengths())
@@ -496,7 +485,7 @@ void test_accumulate_rows(void **) {
 }
 
 void test_accumulate_and_fill(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (ReduceFn f : kReduceAll)
                 for (int64_t n : kt::odd_lengths()) {
@@ -560,7 +549,7 @@ void test_tanh_float_sweep(void **) {
                            -1e30f, 3.4e38f, INFINITY, -INFINITY, NAN,    -NAN};
     x.insert(x.end(), std::begin(edges), std::end(edges));
     auto n = int64_t(x.size());
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (size_t misalign : {size_t(0), size_t(4)}) {
             Buffer in(NG_FLOAT32, n, misalign), out(NG_FLOAT32, n, misalign);
             std::memcpy(in.data(), x.data(), x.size() * sizeof(float));
@@ -587,7 +576,7 @@ void test_tanh_float_sweep(void **) {
 // with one shift for all and one per element, misaligned, in place; x = shift gives exactly 1,
 // -inf gives 0, NaN stays NaN.
 void test_exp_shifted(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (int64_t n : kt::odd_lengths())
                 for (int step : {0, 1}) {
@@ -651,7 +640,7 @@ void test_exp_shifted(void **) {
 // far above the others is exactly (0 ..., 1, ...).
 // Float rows spread over less than 87 take the narrow exponential, wider ones the full one.
 void test_softmax_rows(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (bool log : {false, true})
                 for (int64_t n : kt::odd_lengths())
@@ -708,7 +697,7 @@ void test_softmax_rows(void **) {
                                 fail_msg("%s: wrote past the end", what.c_str());
                         }
     // Special rows, every table, both dtypes, softmax and log-softmax.
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (bool log : {false, true}) {
                 const int64_t n = 37;
@@ -787,7 +776,7 @@ void test_softmax_rows(void **) {
 // whole block of columns, single vectors and a tail, a padded leading dimension, x a stride apart,
 // misaligned, beta = 0 ignoring a y of NaN and beta != 0 reading it, nothing written past y.
 void test_gemv_transposed(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (int64_t rows : {1, 5, 17})
                 for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(37), int64_t(1023)})
@@ -835,7 +824,7 @@ void test_gemv_transposed(void **) {
 // 200, one row holds a NaN and one +inf (those rows alone become NaN). Rows overlapping in place
 // give what row-by-row calls give.
 void test_softmax_rows_mixed(void **) {
-    for (auto *t : tables())
+    for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
             for (bool log : {false, true}) {
                 const int64_t rows = 7, n = 300, stride = n + 5;
@@ -921,7 +910,7 @@ void test_level1_errors(void **) {
 
 void test_dispatch_choice(void **) {
     std::string name = vector_table().name;
-    auto available = tables();
+    auto available = kt::tables();
     // The dispatcher takes the widest instruction set the CPU (and OS) offer.
     assert_string_equal(name.c_str(), available.back()->name);
     assert_ptr_equal(&vector_table(), available.back());

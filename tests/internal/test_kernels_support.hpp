@@ -37,6 +37,19 @@ namespace kt {
 
 using ng::DType;
 
+// The instruction-set tables of the kernels that this CPU can run.
+inline std::vector<const ng::kernels::VectorTable *> tables() {
+    using namespace ng::kernels;
+    std::vector<const VectorTable *> t = {&vector_table_sse2};
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        t.push_back(&vector_table_avx2);
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
+        t.push_back(&vector_table_avx512);
+    return t;
+}
+
 inline const std::vector<DType> &all_numeric() {
     static const std::vector<DType> v = {NG_FLOAT32, NG_FLOAT64, NG_INT32, NG_INT64, NG_UINT8};
     return v;
