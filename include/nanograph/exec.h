@@ -54,8 +54,12 @@ extern "C" {
  *         ::NG_ERR_UNSUPPORTED for another backend name.
  *
  * The transformer starts a pool of worker threads, one per core (see
- * ng_transformer_set_num_threads()), named "nanograph-pool". Matrix products go to OpenBLAS,
- * which keeps threads of its own as long as it is loaded; nanograph never changes OpenBLAS's
+ * ng_transformer_set_num_threads()), named "nanograph-pool". Idle workers poll for the next job
+ * for up to 200 microseconds before they sleep. float32 matrix products by a constant or by a
+ * persistent tensor that the computation does not write (a layer's weights at inference) run in
+ * nanograph's own kernels on these threads (on CPUs with AVX2 or AVX-512), the matrix packed once
+ * and kept from run to run while the tensor is unchanged; other matrix products go to OpenBLAS,
+ * which keeps threads of its own as long as it is loaded. nanograph never changes OpenBLAS's
  * process-wide thread count (set it with OPENBLAS_NUM_THREADS or openblas_set_num_threads()).
  */
 NG_API ng_transformer_t *ng_transformer_create(const char *backend);
