@@ -16,9 +16,9 @@
 #include "exec_test_util.h"
 
 typedef struct {
-    int64_t n, k, m;   /* x: n x k, w: k x m, x.w: n x m */
-    int x_transposed;  /* x stored with axes (K, N) */
-    int w_transposed;  /* w stored with axes (M, K) */
+    int64_t n, k, m;  /* x: n x k, w: k x m, x.w: n x m */
+    int x_transposed; /* x stored with axes (K, N) */
+    int w_transposed; /* w stored with axes (M, K) */
     int32_t threads;
 } Layer;
 
@@ -154,13 +154,14 @@ static void test_weights_change_between_runs_two_threads(void **state) {
     }
 }
 
-/* A constant right-hand matrix (never written) and a bias and ReLU after the product. */
-static void test_constant_weights_with_bias_and_relu(void **state) {
-    (void)state;
+/* A constant right-hand matrix (never written) and a bias and ReLU after the product: a bias per
+ * column (added as the product is stored) and a bias per row (copied over the product first). */
+static void check_bias_and_relu(int bias_per_row) {
     const int64_t n = 6, k = 5, m = 21;
     ng_graph_t *g = ng_graph_create();
     const ng_axis_t *an = ng_axis(g, "N", n), *ak = ng_axis(g, "K", k), *am = ng_axis(g, "M", m);
-    const ng_axis_t *x_axes[2] = {an, ak}, *w_axes[2] = {ak, am}, *b_axes[1] = {am};
+    const ng_axis_t *x_axes[2] = {an, ak}, *w_axes[2] = {ak, am};
+    const ng_axis_t *b_axes[1] = {bias_per_row ? an : am};
     float w[5 * 21], b[21];
     double xv[6 * 5];
     for (int64_t i = 0; i < k * m; ++i) w[i] = (float)ex_value(i, 4);
@@ -181,12 +182,13 @@ static void test_constant_weights_with_bias_and_relu(void **state) {
         ex_read(out[0], got);
         for (int64_t i = 0; i < n; ++i)
             for (int64_t j = 0; j < m; ++j) {
-                double want = b[j];
+                double want = b[bias_per_row ? i : j];
                 for (int64_t p = 0; p < k; ++p) want += xv[i * k + p] * w[p * m + j];
                 want = want < 0 ? 0 : want;
                 if (got[i * m + j] != want)
-                    fail_msg("run %d: [%lld, %lld] = %g, want %g", run, (long long)i,
-                             (long long)j, got[i * m + j], want);
+                    fail_msg("bias per %s, run %d: [%lld, %lld] = %g, want %g",
+                             bias_per_row ? "row" : "column", run, (long long)i, (long long)j,
+                             got[i * m + j], want);
             }
         ng_tensor_release(out[0]);
     }
@@ -194,6 +196,12 @@ static void test_constant_weights_with_bias_and_relu(void **state) {
     ng_computation_destroy(c);
     ng_transformer_destroy(t);
     ng_graph_destroy(g);
+}
+
+static void test_constant_weights_with_bias_and_relu(void **state) {
+    (void)state;
+    check_bias_and_relu(0);
+    check_bias_and_relu(1);
 }
 
 int main(void) {

@@ -21,24 +21,29 @@ constexpr int32_t panel_width() {
     return int32_t(2 * xsimd::batch<float, Arch>::size);
 }
 
-// C's row `out` (its first `valid` columns of one vector) = alpha * sum (+ beta * C), ReLU after.
+// The first `valid` of a vector's values at `from` (the rest 0).
+template <class Arch>
+inline xsimd::batch<float, Arch> load_part(const float *from, int32_t valid) {
+    using B = xsimd::batch<float, Arch>;
+    constexpr int32_t W = int32_t(B::size);
+    if (valid == W) return B::load_unaligned(from);
+    alignas(64) float part[W];
+    for (int32_t j = 0; j < W; ++j) part[j] = j < valid ? from[j] : 0.0f;
+    return B::load_aligned(part);
+}
+
+// C's row `out` (its first `valid` columns of one vector) = alpha * sum (+ bias) (+ beta * C),
+// ReLU after. `column` is the vector's first column in the panel.
 template <class Arch>
 inline void store_panel_vector(xsimd::batch<float, Arch> sum, const PanelProduct &p, float *out,
-                               int32_t valid) {
+                               int32_t column, int32_t valid) {
     using B = xsimd::batch<float, Arch>;
     constexpr int32_t W = int32_t(B::size);
     alignas(64) float part[W];
-    B previous(0.0f);
-    if (p.beta != 0.0f) {  // beta = 0 ignores C, NaNs included, as BLAS does
-        if (valid == W) {
-            previous = B::load_unaligned(out);
-        } else {
-            for (int32_t j = 0; j < W; ++j) part[j] = j < valid ? out[j] : 0.0f;
-            previous = B::load_aligned(part);
-        }
-    }
     B result = B(p.alpha) * sum;
-    if (p.beta != 0.0f) result = multiply_add(B(p.beta), previous, result);
+    if (p.bias) result += load_part<Arch>(p.bias + column, valid);
+    // beta = 0 ignores C, NaNs included, as BLAS does.
+    if (p.beta != 0.0f) result = multiply_add(B(p.beta), load_part<Arch>(out, valid), result);
     if (p.relu) result = xsimd::select(result < B(0.0f), B(0.0f), result);  // NaN stays NaN
     if (valid == W) {
         result.store_unaligned(out);
@@ -75,7 +80,7 @@ void panel_block(const PanelProduct &p, int64_t row) {
         float *out = p.c + (row + r) * p.ldc;
         for (int v = 0; v < Vectors; ++v) {
             const int32_t left = p.cols - v * W;
-            store_panel_vector<Arch>(sum[r][v], p, out + v * W, left < W ? left : W);
+            store_panel_vector<Arch>(sum[r][v], p, out + v * W, v * W, left < W ? left : W);
         }
     }
 }
@@ -85,7 +90,8 @@ template <class Arch, int Vectors, bool TransposedA>
 void panel_rows(const PanelProduct &p) {
     constexpr int kRows = panel_block_rows<Arch>();
     int64_t row = 0;
-    for (; row + kRows <= p.rows; row += kRows) panel_block<Arch, kRows, Vectors, TransposedA>(p, row);
+    for (; row + kRows <= p.rows; row += kRows)
+        panel_block<Arch, kRows, Vectors, TransposedA>(p, row);
     if constexpr (kRows > 8)
         if (row + 8 <= p.rows) {
             panel_block<Arch, 8, Vectors, TransposedA>(p, row);

@@ -58,8 +58,8 @@ bool PackedPanels::available() {
     return vector_table().gemm_panel != nullptr;
 }
 
-void PackedPanels::pack(bool transpose_b, int64_t depth, int64_t cols, const float *b,
-                        int64_t ldb, ThreadPool *pool) {
+void PackedPanels::pack(bool transpose_b, int64_t depth, int64_t cols, const float *b, int64_t ldb,
+                        ThreadPool *pool) {
     if (depth < 0 || cols < 0)
         throw invalid_argument("pack_panels: negative size depth=", depth, " cols=", cols);
     check_stored_row("pack_panels", "ldb", ldb, transpose_b ? depth : cols);
@@ -77,7 +77,7 @@ void PackedPanels::pack(bool transpose_b, int64_t depth, int64_t cols, const flo
 }
 
 void packed_gemm(bool transpose_a, int64_t m, const float *a, int64_t lda, const PackedPanels &b,
-                 float alpha, float beta, bool relu, float *c, int64_t ldc, ThreadPool *pool) {
+                 const ProductEpilogue &epilogue, float *c, int64_t ldc, ThreadPool *pool) {
     if (m < 0) throw invalid_argument("packed_gemm: negative size m=", m);
     check_stored_row("packed_gemm", "lda", lda, transpose_a ? m : b.depth());
     check_stored_row("packed_gemm", "ldc", ldc, b.cols());
@@ -99,9 +99,10 @@ void packed_gemm(bool transpose_a, int64_t m, const float *a, int64_t lda, const
             p.lda = lda;
             p.transpose_a = transpose_a;
             p.panel = b.panel(j);
-            p.alpha = alpha;
-            p.beta = beta;
-            p.relu = relu;
+            p.alpha = epilogue.alpha;
+            p.beta = epilogue.beta;
+            p.bias = epilogue.bias ? epilogue.bias + j * b.width() : nullptr;
+            p.relu = epilogue.relu;
             p.c = c + row * ldc + j * b.width();
             p.ldc = ldc;
             one_panel(p);

@@ -44,11 +44,20 @@ private:
     int32_t width_ = 0;
 };
 
-// C = alpha * op(A) * op(B) + beta * C for op(A) of m x b.depth() (A stored m x depth, or
-// depth x m when transpose_a; leading dimension lda) and op(B) packed in `b`; then max(C, 0) when
-// relu. beta = 0 ignores what C held. Rows of C have leading dimension ldc. Throws
-// invalid_argument for a negative m or a leading dimension shorter than a stored row.
+// What packed_gemm does with each product before it stores it: C = alpha * product (+ bias[j]
+// on column j when bias is not null, b.cols() values) + beta * C, then max(C, 0) when relu (NaN
+// stays NaN). beta = 0 ignores what C held.
+struct ProductEpilogue {
+    float alpha = 1, beta = 0;
+    const float *bias = nullptr;
+    bool relu = false;
+};
+
+// C = op(A) * op(B) through `epilogue`, for op(A) of m x b.depth() (A stored m x depth, or
+// depth x m when transpose_a; leading dimension lda) and op(B) packed in `b`. Rows of C have
+// leading dimension ldc. Throws invalid_argument for a negative m or a leading dimension shorter
+// than a stored row.
 void packed_gemm(bool transpose_a, int64_t m, const float *a, int64_t lda, const PackedPanels &b,
-                 float alpha, float beta, bool relu, float *c, int64_t ldc, ThreadPool *pool);
+                 const ProductEpilogue &epilogue, float *c, int64_t ldc, ThreadPool *pool);
 
 }  // namespace ng::kernels

@@ -11,8 +11,8 @@
 namespace ng::kernels {
 
 // One column panel of a float32 matrix product, for VectorTable::gemm_panel:
-// C[rows x cols] = alpha * op(A)[rows x depth] * P[depth x cols] + beta * C, then max(C, 0) when
-// relu (NaN stays NaN). P is packed: `depth` rows of the table's panel_width floats, 64-byte
+// C[rows x cols] = alpha * op(A)[rows x depth] * P[depth x cols] (+ bias[j] on column j when bias
+// is not null) + beta * C, then max(C, 0) when relu (NaN stays NaN). P is packed: `depth` rows of the table's panel_width floats, 64-byte
 // aligned, zero past `cols` (cols <= panel_width). beta = 0 ignores what C held.
 struct PanelProduct {
     int64_t rows = 0, depth = 0;
@@ -22,6 +22,7 @@ struct PanelProduct {
     bool transpose_a = false;
     const float *panel = nullptr;
     float alpha = 1, beta = 0;
+    const float *bias = nullptr;  // cols values, or null
     bool relu = false;
     float *c = nullptr;
     int64_t ldc = 0;

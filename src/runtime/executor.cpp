@@ -104,6 +104,15 @@ bool packs_right_hand(const Plan &plan, const Step &s, const std::vector<bool> &
 
 }  // namespace
 
+// Whether a Gemm step's fused bias is one value per column of a dense C (a layer's bias over its
+// outputs), which the packed product adds as it stores C instead of copying it over C first.
+bool Executor::is_column_bias(const Step &s, const Prepared &p) {
+    const std::vector<int64_t> &bias = p.inputs.at(size_t(s.bias_input)).strides;
+    return s.shape.size() == 2 && s.shape[0] == s.m && s.shape[1] == s.n && bias.size() == 2 &&
+           bias[0] == 0 && bias[1] == 1 && p.output.strides.size() == 2 &&
+           p.output.strides[0] == s.ldc && p.output.strides[1] == 1;
+}
+
 Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size(), false) {
     for (const Step &s : plan.steps)
         if (s.output.buffer >= 0) written_[size_t(s.output.buffer)] = true;
@@ -129,13 +138,14 @@ Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size()
         case Step::Kind::Reduce:
             p.reduce.prepare(s.reduce_fn, s.program, s.shape, p.inputs, p.output);
             break;
-        case Step::Kind::Gemm:  // the copy of a fused bias over C
-            if (s.bias_input >= 0)
-                p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(s.bias_input), p.output);
+        case Step::Kind::Gemm:
             if (packs_right_hand(plan, s, written_)) {
                 p.packed = std::make_unique<Prepared::PackedB>();
+                p.packed->adds_bias = s.bias_input >= 0 && is_column_bias(s, p);
                 may_use_pool_ = true;  // the product splits its panels over the pool
             }
+            if (s.bias_input >= 0 && !(p.packed && p.packed->adds_bias))  // copied over C
+                p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(s.bias_input), p.output);
             break;
         default: break;
         }
@@ -158,8 +168,8 @@ bool Executor::writes(int32_t buffer) const {
     return written_.at(size_t(buffer));
 }
 
-void Executor::run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed,
-                   uint64_t draw, const uint64_t *versions) {
+void Executor::run(const std::vector<char *> &bases, ThreadPool *pool, uint64_t seed, uint64_t draw,
+                   const uint64_t *versions) {
     seed_ = seed;
     draw_ = draw;
     versions_ = versions;
@@ -191,7 +201,8 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
         break;
     case Step::Kind::Gemm:
-        if (s.bias_input >= 0) {  // one layer's output: small enough for the calling thread
+        if (s.bias_input >= 0 && !(p.packed && p.packed->adds_bias)) {
+            // One layer's output: small enough for the calling thread.
             void *copy[2] = {p.bases[0], p.bases[1 + s.bias_input]};
             p.elementwise.run(copy, nullptr);
         }
@@ -240,9 +251,16 @@ void Executor::run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadP
         b.panels.pack(s.transpose_b, s.k, s.n, static_cast<const float *>(source), s.ldb, pool);
         b.source = source, b.version = version;
     }
+    kernels::ProductEpilogue epilogue;
+    epilogue.alpha = float(alpha);
+    epilogue.beta = float(s.beta);
+    epilogue.relu = s.flag;
+    if (b.adds_bias) {  // C = alpha A B + bias rather than bias copied over C and beta = 1
+        epilogue.bias = static_cast<const float *>(p.inputs[size_t(s.bias_input)].data);
+        epilogue.beta = 0;
+    }
     kernels::packed_gemm(s.transpose_a, s.m, static_cast<const float *>(p.inputs[0].data), s.lda,
-                         b.panels, float(alpha), float(s.beta), s.flag,
-                         static_cast<float *>(p.output.data), s.ldc, pool);
+                         b.panels, epilogue, static_cast<float *>(p.output.data), s.ldc, pool);
 }
 
 }  // namespace ng

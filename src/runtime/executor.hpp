@@ -56,14 +56,16 @@ private:
             kernels::PackedPanels panels;
             const void *source = nullptr;
             uint64_t version = 0;
+            bool adds_bias = false;  // the fused bias is one value per column: added as C is stored
         };
         std::unique_ptr<PackedB> packed;
     };
     void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
     void run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool);
+    static bool is_column_bias(const Step &s, const Prepared &p);
 
-    uint64_t seed_ = 0, draw_ = 0;            // of the current run
-    const uint64_t *versions_ = nullptr;      // of the current run
+    uint64_t seed_ = 0, draw_ = 0;        // of the current run
+    const uint64_t *versions_ = nullptr;  // of the current run
     bool draws_random_ = false, may_use_pool_ = false;
 
     const Plan &plan_;

@@ -1,9 +1,10 @@
 // nanograph's own float32 matrix product: one packed panel on every instruction-set table that has
-// one (gemm_panel), and the whole product (PackedPanels, packed_gemm) on this CPU's table with one and
-// two threads. Every element is checked against a double loop within a bound proportional to the
-// sum of its terms' magnitudes: block rows and every remainder (8, 4, 2, 1), panels of one vector,
-// of one and a part and whole, both transposes, padded leading dimensions, beta = 0 ignoring a C
-// of NaN, beta != 0 reading it, the ReLU after, and the padding between rows of C untouched.
+// one (gemm_panel), and the whole product (PackedPanels, packed_gemm) on this CPU's table with one
+// and two threads. Every element is checked against a double loop within a bound proportional to
+// the sum of its terms' magnitudes: block rows and every remainder (8, 4, 2, 1), panels of one
+// vector, of one and a part and whole, both transposes, padded leading dimensions, beta = 0
+// ignoring a C of NaN, beta != 0 reading it, a bias per column, the ReLU after, and the padding
+// between rows of C untouched.
 #include "kernels/packed_gemm.hpp"
 #include "test_kernels_support.hpp"
 
@@ -17,18 +18,19 @@ struct Product {
     bool ta, tb;
     float alpha, beta;
     bool relu;
+    bool bias;  // one value per column added to the product
 };
 
 std::string describe(const char *fn, const Product &p) {
     return std::string(fn) + " m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) +
            " k=" + std::to_string(p.k) + (p.ta ? " At" : "") + (p.tb ? " Bt" : "") +
-           " beta=" + std::to_string(p.beta) + (p.relu ? " relu" : "");
+           " beta=" + std::to_string(p.beta) + (p.relu ? " relu" : "") + (p.bias ? " bias" : "");
 }
 
 // Operands of a product with padded leading dimensions; C holds NaN when beta is 0.
 struct Operands {
     int64_t lda, ldb, ldc;
-    Buffer a, b, c;
+    Buffer a, b, c, bias;
     std::vector<double> old;
     explicit Operands(const Product &p)
         : lda((p.ta ? p.m : p.k) + 3),
@@ -36,8 +38,10 @@ struct Operands {
           ldc(p.n + 2),
           a(NG_FLOAT32, (p.ta ? p.k : p.m) * lda),
           b(NG_FLOAT32, (p.tb ? p.n : p.k) * ldb),
-          c(NG_FLOAT32, p.m * ldc, sizeof(float)) {
+          c(NG_FLOAT32, p.m * ldc, sizeof(float)),
+          bias(NG_FLOAT32, p.n, sizeof(float)) {
         kt::fill_random(a, 51, -2, 2), kt::fill_random(b, 52, -2, 2), kt::fill_random(c, 53, -2, 2);
+        kt::fill_random(bias, 54, -8, 8);
         for (int64_t i = 0; i < p.m; ++i)
             for (int64_t j = 0; j < p.n && p.beta == 0; ++j) c.set(i * ldc + j, NAN);
         for (int64_t i = 0; i < c.size(); ++i) old.push_back(c.get(i));
@@ -59,9 +63,11 @@ void check(const Product &p, const Operands &o, const std::string &what) {
                 sum += term, magnitude += std::fabs(term);
             }
             double previous = p.beta == 0 ? 0 : double(p.beta) * o.old[size_t(i * o.ldc + j)];
-            double want = double(p.alpha) * sum + previous;
-            double bound = double(p.k + 2) * 1.2e-7 *
-                           (std::fabs(double(p.alpha)) * magnitude + std::fabs(previous));
+            double added = p.bias ? o.bias.get(j) : 0;
+            double want = double(p.alpha) * sum + added + previous;
+            double bound =
+                double(p.k + 3) * 1.2e-7 *
+                (std::fabs(double(p.alpha)) * magnitude + std::fabs(added) + std::fabs(previous));
             if (p.relu && want < 0) want = 0, bound = std::max(bound, 0.0);
             double got = o.c.get(i * o.ldc + j);
             if (!(std::fabs(got - want) <= bound))
@@ -86,7 +92,7 @@ void test_gemm_panel(void **) {
                     for (bool ta : {false, true})
                         for (float beta : {0.0f, -0.5f})
                             for (bool relu : {false, true}) {
-                                Product p{m, n, k, ta, false, 1.5f, beta, relu};
+                                Product p{m, n, k, ta, false, 1.5f, beta, relu, relu == ta};
                                 Operands o(p);
                                 Buffer panel(NG_FLOAT32, k * width);
                                 for (int64_t d = 0; d < k; ++d)
@@ -97,6 +103,7 @@ void test_gemm_panel(void **) {
                                 pp.a = o.a.as<float>(), pp.lda = o.lda, pp.transpose_a = ta;
                                 pp.panel = panel.as<float>();
                                 pp.alpha = p.alpha, pp.beta = beta, pp.relu = relu;
+                                pp.bias = p.bias ? o.bias.as<float>() : nullptr;
                                 pp.c = o.c.as<float>(), pp.ldc = o.ldc;
                                 t->gemm_panel(pp);
                                 check(p, o, std::string(t->name) + " " + describe("gemm_panel", p));
@@ -112,17 +119,20 @@ void test_packed_gemm(void **) {
     for (int threads : {1, 2}) {
         ng::ThreadPool pool(threads);
         PackedPanels packed;
-        for (Product p : {Product{130, 100, 300, false, false, 1.0f, 0.0f, true},
-                          Product{130, 100, 300, true, true, -0.5f, 1.0f, false},
-                          Product{700, 33, 200, false, true, 1.0f, 0.25f, false},
-                          Product{5, 70, 1, true, false, 2.0f, 0.0f, false},
-                          Product{1, 17, 40, false, false, 1.0f, 0.0f, true}}) {
+        for (Product p : {Product{130, 100, 300, false, false, 1.0f, 0.0f, true, true},
+                          Product{130, 100, 300, true, true, -0.5f, 1.0f, false, false},
+                          Product{700, 33, 200, false, true, 1.0f, 0.25f, false, true},
+                          Product{5, 70, 1, true, false, 2.0f, 0.0f, false, false},
+                          Product{1, 17, 40, false, false, 1.0f, 0.0f, true, false}}) {
             Operands o(p);
             packed.pack(p.tb, p.k, p.n, o.b.as<float>(), o.ldb, &pool);
             assert_int_equal(packed.depth(), p.k);
             assert_int_equal(packed.cols(), p.n);
-            packed_gemm(p.ta, p.m, o.a.as<float>(), o.lda, packed, p.alpha, p.beta, p.relu,
-                        o.c.as<float>(), o.ldc, &pool);
+            ProductEpilogue epilogue;
+            epilogue.alpha = p.alpha, epilogue.beta = p.beta, epilogue.relu = p.relu;
+            epilogue.bias = p.bias ? o.bias.as<float>() : nullptr;
+            packed_gemm(p.ta, p.m, o.a.as<float>(), o.lda, packed, epilogue, o.c.as<float>(), o.ldc,
+                        &pool);
             check(p, o, describe("packed_gemm", p) + " threads=" + std::to_string(threads));
         }
     }
@@ -133,15 +143,33 @@ void test_packed_gemm_errors(void **) {
     if (!PackedPanels::available()) skip();
     PackedPanels packed;
     float b[12] = {0}, a[12] = {0}, c[12] = {1};
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed.pack(false, -1, 3, b, 3, nullptr); }), "depth=-1");
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed.pack(false, 4, 3, b, 2, nullptr); }), "ldb = 2");
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed.pack(true, 4, 3, b, 3, nullptr); }), "ldb = 3");
+    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                                         [&] { packed.pack(false, -1, 3, b, 3, nullptr); }),
+                        "depth=-1");
+    kt::expect_contains(
+        kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed.pack(false, 4, 3, b, 2, nullptr); }),
+        "ldb = 2");
+    kt::expect_contains(
+        kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed.pack(true, 4, 3, b, 3, nullptr); }),
+        "ldb = 3");
     packed.pack(false, 4, 3, b, 3, nullptr);
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed_gemm(false, -2, a, 4, packed, 1, 0, false, c, 3, nullptr); }), "m=-2");
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed_gemm(false, 2, a, 3, packed, 1, 0, false, c, 3, nullptr); }), "lda = 3");
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed_gemm(true, 2, a, 1, packed, 1, 0, false, c, 3, nullptr); }), "lda = 1");
-    kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] { packed_gemm(false, 2, a, 4, packed, 1, 0, false, c, 2, nullptr); }), "ldc = 2");
-    packed_gemm(false, 0, a, 4, packed, 1, 0, false, c, 3, nullptr);
+    kt::expect_contains(
+        kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                         [&] { packed_gemm(false, -2, a, 4, packed, {}, c, 3, nullptr); }),
+        "m=-2");
+    kt::expect_contains(
+        kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                         [&] { packed_gemm(false, 2, a, 3, packed, {}, c, 3, nullptr); }),
+        "lda = 3");
+    kt::expect_contains(
+        kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                         [&] { packed_gemm(true, 2, a, 1, packed, {}, c, 3, nullptr); }),
+        "lda = 1");
+    kt::expect_contains(
+        kt::expect_error(NG_ERR_INVALID_ARGUMENT,
+                         [&] { packed_gemm(false, 2, a, 4, packed, {}, c, 2, nullptr); }),
+        "ldc = 2");
+    packed_gemm(false, 0, a, 4, packed, {}, c, 3, nullptr);
     assert_true(c[0] == 1.0f);
 }
 
