@@ -35,6 +35,13 @@ public:
     // tile; `out` is the output tile (used when prepared with direct_output, else may be null).
     // The values are in scratch, in an input, or in `out` (then data == out).
     TileValues run(void *scratch, int64_t len, const char *const *inputs, void *out) const;
+    // The input whose tile run() returns as it is (the program computes nothing and the input is
+    // read in place, along the innermost dimension), or -1.
+    int32_t in_place_input() const {
+        const bool in_place = program_.code.empty() && result_ < int32_t(program_.inputs.size()) &&
+                              steps_[result_] == 1 && gather_[result_] == 0;
+        return in_place ? result_ : -1;
+    }
     // Whether the program runs as a register chain, whose values run_sum can add up without
     // storing them.
     bool sums_in_registers() const { return use_chain_; }

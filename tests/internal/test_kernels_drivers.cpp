@@ -336,6 +336,39 @@ void test_reduce_large_and_parallel(void **) {
         }
 }
 
+// Reductions of rows read in place, one row per output (more than 16 outputs: the row-by-row
+// path), against the reference and bit for bit against the same reduction through a program
+// that copies each tile first (the general path): one tile, two, a partial third, kept points
+// over two dimensions; with a pool of one thread and of four.
+void test_reduce_rows_in_place(void **) {
+    const std::vector<std::vector<int64_t>> shapes = {
+        {40, 5000}, {20, 2048}, {17, 4096}, {4, 5, 4100}};
+    for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT64})
+        for (ReduceFn f : {ReduceFn::Sum, ReduceFn::Max})
+            for (const std::vector<int64_t> &shape : shapes) {
+                const Program in_place{{dt}, {}, 0};
+                const Program copied{
+                    {dt},
+                    {Instruction{Instruction::Type::Unary, int32_t(UnaryFn::Copy), dt, 0, {0}}},
+                    1};
+                const unsigned last = 1u << (shape.size() - 1);
+                Nd x(dt, shape, Layout::Row);
+                x.randomize(21);
+                if (dt != NG_INT64) x.buffer.set(7 * shape.back() + 3, NAN);  // one row's max
+                Nd want = reduction_output(dt, shape, last, Layout::Row);
+                reference::run_reduce(f, in_place, shape, {x.view()}, want.view());
+                Nd general = want.clone(), one = want.clone(), four = want.clone();
+                run_reduce(f, copied, shape, {x.view()}, general.view(), nullptr);
+                run_reduce(f, in_place, shape, {x.view()}, one.view(), &pools().one);
+                run_reduce(f, in_place, shape, {x.view()}, four.view(), &pools().four);
+                std::string what = std::string("rows in place ") + fn_name(f) + " " +
+                                   ng::dtype_name(dt) + " " + shape_text(shape);
+                expect_buffers(one, want, tolerance(dt), what);
+                expect_identical(one, general, what);
+                expect_identical(one, four, what);
+            }
+}
+
 void test_reduce_hand_values_and_empty(void **) {
     // sum((x - y)^2) over [[1,2],[3,4]] - [1,1] = 0 + 1 + 4 + 9 = 14; per row: [1, 13]; per column:
     // [4, 10].
@@ -795,6 +828,7 @@ int main() {
         cmocka_unit_test(test_copy_strided),
         cmocka_unit_test(test_reduce_every_subset),
         cmocka_unit_test(test_reduce_large_and_parallel),
+        cmocka_unit_test(test_reduce_rows_in_place),
         cmocka_unit_test(test_reduce_hand_values_and_empty),
         cmocka_unit_test(test_arg_reduce),
         cmocka_unit_test(test_softmax_every_subset),
