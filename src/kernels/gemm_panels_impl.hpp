@@ -62,19 +62,25 @@ void panel_block(const PanelProduct &p, int64_t row) {
     B sum[Rows][Vectors];
     for (int r = 0; r < Rows; ++r)
         for (int v = 0; v < Vectors; ++v) sum[r][v] = B(0.0f);
-    // Element (i, d) of op(A) is a[i * row_step + d * depth_step].
+    // Element (i, d) of op(A) is a[i * row_step + d * depth_step]. One pointer per three rows,
+    // the other two at one and two row steps from it: x86 addresses a base plus an index scaled
+    // by 4 or 8, so twelve rows need four pointers and the row step, where twelve pointers
+    // left the compiler short of registers.
     const int64_t row_step = TransposedA ? 1 : p.lda, depth_step = TransposedA ? p.lda : 1;
-    const float *a = p.a + row * row_step;
+    constexpr int kBases = (Rows + 2) / 3;
+    const float *base[kBases];
+    for (int g = 0; g < kBases; ++g) base[g] = p.a + (row + 3 * g) * row_step;
     const float *panel = p.panel;
-    for (int64_t d = 0; d < p.depth; ++d, a += depth_step, panel += kPanelStep) {
+    for (int64_t d = 0; d < p.depth; ++d, panel += kPanelStep) {
         B column[Vectors];
         for (int v = 0; v < Vectors; ++v) column[v] = B::load_aligned(panel + v * W);
 #pragma GCC unroll 16
         for (int r = 0; r < Rows; ++r) {
-            const B element(a[r * row_step]);
+            const B element(base[r / 3][(r % 3) * row_step]);
             for (int v = 0; v < Vectors; ++v)
                 sum[r][v] = multiply_add(element, column[v], sum[r][v]);
         }
+        for (int g = 0; g < kBases; ++g) base[g] += depth_step;
     }
     for (int r = 0; r < Rows; ++r) {
         float *out = p.c + (row + r) * p.ldc;

@@ -48,7 +48,7 @@ struct ThreadPool::Impl {
 
     std::mutex mutex;  // guards the job fields below and the counters
     std::condition_variable wake, finished;
-    // Written under mutex; atomic so that a worker can poll them without it (wait_for_job).
+    // Written under mutex; atomic so that a worker can poll them without it (poll_for_job).
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generation{0};
     std::atomic<uint64_t> rests{0};  // bumped by rest_workers(): polling workers sleep
