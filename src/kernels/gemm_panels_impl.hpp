@@ -125,8 +125,8 @@ void float_gemm_panel(const PanelProduct &p) {
 }
 
 // The table's entry: none for SSE2, whose products stay with OpenBLAS. On an AVX-512 Zen 4 core
-// the AVX-512 and AVX2 panels multiply a 128 x 784 by 784 x 512 layer at 112 and 113 GFLOP/s,
-// OpenBLAS's own kernels for those instruction sets at 100 and 109.
+// the AVX-512 and AVX2 panels multiply a 128 x 784 by 784 x 512 layer at 116 and 111 GFLOP/s,
+// OpenBLAS's own kernels for those instruction sets at 99 and 108.
 template <class Arch>
 constexpr void (*panel_product())(const PanelProduct &) {
     if constexpr (std::is_same_v<Arch, xsimd::sse2>)
