@@ -12,12 +12,9 @@
 namespace ng::kernels {
 namespace {
 
-// Row-major op(X) of rows x cols has leading dimension >= its stored row length.
+// Row-major op(X) of rows x cols has leading dimension >= its stored row length, within BLAS's int.
 void check_leading(const char *name, int64_t ld, bool transposed, int64_t rows, int64_t cols) {
-    int64_t row_length = transposed ? rows : cols;
-    if (ld < std::max<int64_t>(1, row_length))
-        throw invalid_argument("gemm: leading dimension ", name, " = ", ld, " is less than ",
-                               row_length);
+    check_leading_dimension("gemm", name, ld, transposed ? rows : cols);
     if (ld > INT_MAX)
         throw unsupported("gemm: leading dimension ", name, " = ", ld, " exceeds BLAS's int range");
 }
@@ -128,6 +125,12 @@ bool as_gemv(Gemv gemv, bool ta, bool tb, int m, int n, int k, T alpha, const T 
 }
 
 }  // namespace
+
+void check_leading_dimension(const char *fn, const char *name, int64_t ld, int64_t row_length) {
+    if (ld < std::max<int64_t>(1, row_length))
+        throw invalid_argument(fn, ": leading dimension ", name, " = ", ld, " is less than ",
+                               row_length);
+}
 
 void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
           double alpha, const void *a, int64_t lda, const void *b, int64_t ldb, double beta,

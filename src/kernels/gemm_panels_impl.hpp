@@ -1,11 +1,11 @@
-// The float32 product of a matrix and one packed column panel (VectorTable::gemm_panels), part of
+// The float32 product of a matrix and one packed column panel (VectorTable::gemm_panel), part of
 // the level-1 primitives: included by vector_ops_impl.hpp after multiply_add, under the same rules
 // (templates on the architecture, no out-of-line standard-library calls).
 //
 // A block of rows of C is kept in registers for the whole depth: each step over the depth loads
 // the panel's row once (two vectors) and multiplies it by one broadcast element of each row of A,
 // read in place. Rows per block fill the register file: 12 x 2 accumulators with AVX-512's 32
-// registers, 6 x 2 with the 16 of AVX2 and SSE2.
+// registers, 6 x 2 with the 16 of AVX2 (SSE2 has no entry: its products stay with OpenBLAS).
 #pragma once
 
 namespace ng::kernels {

@@ -183,6 +183,10 @@ void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
                  const std::vector<bool> &reduced, const Strided &in, const Strided &out,
                  ThreadPool *pool);
 
+// Throws invalid_argument, naming `fn` and the dimension `name`, unless a row-major matrix whose
+// stored rows hold row_length elements has leading dimension ld >= max(1, row_length).
+void check_leading_dimension(const char *fn, const char *name, int64_t ld, int64_t row_length);
+
 // C[M,N] = alpha * op(A) op(B) + beta * C through OpenBLAS (float32/float64); row-major, with
 // leading dimensions in elements. Other dtypes use a plain loop.
 void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,

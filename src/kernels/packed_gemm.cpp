@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "kernels/kernels.hpp"
 #include "kernels/thread_pool.hpp"
 #include "kernels/vector_table.hpp"
 
@@ -15,12 +16,6 @@ constexpr int64_t kParallelMinMultiplyAdds = int64_t(1) << 21;
 // Rows of A one pass over the panels reads, so that they stay in the core's second-level cache
 // while every panel multiplies them (bytes of A per group).
 constexpr int64_t kRowGroupBytes = int64_t(512) << 10;
-
-void check_stored_row(const char *fn, const char *name, int64_t ld, int64_t row_length) {
-    if (ld < std::max<int64_t>(1, row_length))
-        throw invalid_argument(fn, ": leading dimension ", name, " = ", ld, " is less than ",
-                               row_length);
-}
 
 // Panel j of op(B) into `out` (depth rows of width floats, zero past the last column).
 void pack_panel(bool transpose_b, int64_t depth, int64_t cols, const float *b, int64_t ldb,
@@ -62,7 +57,7 @@ void PackedPanels::pack(bool transpose_b, int64_t depth, int64_t cols, const flo
                         ThreadPool *pool) {
     if (depth < 0 || cols < 0)
         throw invalid_argument("pack_panels: negative size depth=", depth, " cols=", cols);
-    check_stored_row("pack_panels", "ldb", ldb, transpose_b ? depth : cols);
+    check_leading_dimension("pack_panels", "ldb", ldb, transpose_b ? depth : cols);
     if (!available()) throw unsupported("pack_panels: this CPU's kernels have no panel product");
     const int32_t width = vector_table().panel_width;
     const int64_t panels = (cols + width - 1) / width;
@@ -79,8 +74,8 @@ void PackedPanels::pack(bool transpose_b, int64_t depth, int64_t cols, const flo
 void packed_gemm(bool transpose_a, int64_t m, const float *a, int64_t lda, const PackedPanels &b,
                  const ProductEpilogue &epilogue, float *c, int64_t ldc, ThreadPool *pool) {
     if (m < 0) throw invalid_argument("packed_gemm: negative size m=", m);
-    check_stored_row("packed_gemm", "lda", lda, transpose_a ? m : b.depth());
-    check_stored_row("packed_gemm", "ldc", ldc, b.cols());
+    check_leading_dimension("packed_gemm", "lda", lda, transpose_a ? m : b.depth());
+    check_leading_dimension("packed_gemm", "ldc", ldc, b.cols());
     if (m == 0 || b.cols() == 0) return;
     const int64_t row_bytes = std::max<int64_t>(1, b.depth()) * int64_t(sizeof(float));
     const int64_t group_rows = std::max<int64_t>(16, kRowGroupBytes / row_bytes);

@@ -12,8 +12,9 @@ namespace ng::kernels {
 
 // One column panel of a float32 matrix product, for VectorTable::gemm_panel:
 // C[rows x cols] = alpha * op(A)[rows x depth] * P[depth x cols] (+ bias[j] on column j when bias
-// is not null) + beta * C, then max(C, 0) when relu (NaN stays NaN). P is packed: `depth` rows of the table's panel_width floats, 64-byte
-// aligned, zero past `cols` (cols <= panel_width). beta = 0 ignores what C held.
+// is not null) + beta * C, then max(C, 0) when relu (NaN stays NaN). P is packed: `depth` rows of
+// the table's panel_width floats, 64-byte aligned, zero past `cols` (cols <= panel_width).
+// beta = 0 ignores what C held.
 struct PanelProduct {
     int64_t rows = 0, depth = 0;
     int32_t cols = 0;

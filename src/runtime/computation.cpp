@@ -282,10 +282,10 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
             versions_[b] = 1;  // the plan's own data, never written
             break;
         case Buffer::Kind::Persistent: {
-            const uint64_t id = buffer_specs_[b]->info.id;
-            bases_[b] = static_cast<char *>(transformer_->value(*buffer_specs_[b]).data());
-            if (executor_->writes(int32_t(b))) transformer_->mark_written(id);
-            versions_[b] = transformer_->version(id);
+            const Transformer::RunValue v =
+                transformer_->value_for_run(*buffer_specs_[b], executor_->writes(int32_t(b)));
+            bases_[b] = static_cast<char *>(v.value.data());
+            versions_[b] = v.version;
             break;
         }
         case Buffer::Kind::Param: bases_[b] = static_cast<char *>(inputs[buf.param]->data()); break;

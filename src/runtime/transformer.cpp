@@ -64,25 +64,24 @@ bool Transformer::has_value(uint64_t id) const {
     return values_.count(id) != 0;
 }
 
-Tensor &Transformer::value(const PersistentSpec &spec) {
+Transformer::Entry &Transformer::entry(const PersistentSpec &spec) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     auto found = values_.find(spec.info.id);
-    if (found != values_.end()) return found->second.value;
+    if (found != values_.end()) return found->second;
     const AllocatorScope scope = allocator_scope();
     Entry e{spec.info, initialize(spec), ++last_version_};
-    return values_.emplace(spec.info.id, std::move(e)).first->second.value;
+    return values_.emplace(spec.info.id, std::move(e)).first->second;
 }
 
-uint64_t Transformer::version(uint64_t id) const {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
-    auto found = values_.find(id);
-    return found == values_.end() ? 0 : found->second.version;
+Tensor &Transformer::value(const PersistentSpec &spec) {
+    return entry(spec).value;
 }
 
-void Transformer::mark_written(uint64_t id) {
+Transformer::RunValue Transformer::value_for_run(const PersistentSpec &spec, bool writes) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
-    auto found = values_.find(id);
-    if (found != values_.end()) found->second.version = ++last_version_;
+    Entry &e = entry(spec);
+    if (writes) e.version = ++last_version_;
+    return RunValue{e.value, e.version};
 }
 
 Tensor Transformer::initialize(const PersistentSpec &spec) {

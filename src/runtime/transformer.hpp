@@ -57,14 +57,17 @@ public:
     // constant data, its initializer's result, or zeros; a placeholder without an initializer
     // is NG_ERR_STATE).
     Tensor &value(const PersistentSpec &spec);
+    // value() for a run, with the value's version: a number that changes whenever the value may
+    // have changed (created, set, restored, or written by a run) and is never given to another
+    // value, so what a computation keeps derived from a value (a packed matrix) is current while
+    // the number is the same. A run that writes the tensor (`writes`) takes a new number first.
+    // Called under lock_values().
+    struct RunValue {
+        Tensor &value;
+        uint64_t version;
+    };
+    RunValue value_for_run(const PersistentSpec &spec, bool writes);
     bool has_value(uint64_t id) const;
-    // A number that changes whenever the tensor's value may have changed (created, set,
-    // restored, or marked written by a run), and is never given to another value: what a
-    // computation keeps derived from a value (a packed matrix) is current while it is the same.
-    // 0 when the tensor has no value.
-    uint64_t version(uint64_t id) const;
-    // Called, under lock_values(), by a run that is about to write the tensor's value.
-    void mark_written(uint64_t id);
     // Copies `value` (of the tensor's dtype and shape) into the tensor's value, creating it.
     void set_value(const PersistentInfo &info, const Tensor &value);
     // Every value with what is known of its tensor, in no particular order (checkpoints).
@@ -92,6 +95,7 @@ private:
         uint64_t version = 0;
     };
     Tensor initialize(const PersistentSpec &spec);
+    Entry &entry(const PersistentSpec &spec);  // the tensor's entry, created as value() says
 
     std::shared_ptr<ThreadPool> pool_;
     mutable std::mutex pool_mutex_;       // guards pool_ (the pointer; the pool guards itself)
@@ -100,8 +104,8 @@ private:
     // Whether allocator_ is set: every run asks, and most transformers have none, so those skip
     // the mutex.
     std::atomic<bool> has_allocator_{false};
-    uint64_t seed_ = 0;   // guarded by mutex_
-    uint64_t draws_ = 0;  // guarded by mutex_
+    uint64_t seed_ = 0;          // guarded by mutex_
+    uint64_t draws_ = 0;         // guarded by mutex_
     uint64_t last_version_ = 0;  // guarded by mutex_: the last version given to a value
     std::unordered_map<uint64_t, Entry> values_;
     // Guarded by mutex_: the specs of live computations, by uid (several computations may use one
