@@ -1,8 +1,8 @@
 // Reductions of rows against the scalar reference, with no pool and with 1, 2 and 4 threads,
 // whose results must be bitwise identical. Outer-axis reductions (the innermost dimension kept):
-// column blocks wider than a tile, several blocks per row, rows cut into chunks whose partial
-// results are combined afterwards (with a shorter last chunk and groups of rows that leave
-// remainders), several kept outer points, strided outputs, values broadcast along the kept
+// column blocks wider than a tile, several blocks per row, rows cut into lanes (a shorter last
+// lane, empty lanes) and chunks whose partial results are combined afterwards (a shorter last
+// chunk), several kept outer points, strided outputs, values broadcast along the kept
 // dimension, NaN in a Max. Inner-axis reductions: rows of odd lengths, several tiles per row,
 // several reduced points per output, enough of them to combine tile results early.
 #include <cfloat>
@@ -127,7 +127,7 @@ void check_every_dtype(const Case &c) {
 void test_outer_axis_reductions(void **) {
     const Case cases[] = {
         {{1024, 300}, 1, 1},     // one block, rows in chunks
-        {{1001, 301}, 1, 1},     // a shorter last chunk, a group of one row left
+        {{1001, 301}, 1, 1},     // a shorter last chunk and last lane
         {{1001, 301}, 1, 3},     // the same into a strided output
         {{300, 2500}, 1, 1},     // a block wider than a tile (float64: two blocks)
         {{2, 300, 700}, 2, 2},   // two kept outer points, chunked, strided output
@@ -135,6 +135,8 @@ void test_outer_axis_reductions(void **) {
         {{20, 50, 700}, 3, 1},   // two reduced dimensions cut into chunks
         {{1024, 300}, 1, 1, 2},  // x broadcast along the kept dimension
         {{7, 2051}, 1, 2},       // too few rows for chunks
+        {{5, 300}, 1, 1},        // lanes of two rows, one and none
+        {{3, 70}, 1, 1},         // fewer rows than lanes
     };
     for (const Case &c : cases) check_every_dtype(c);
 }
