@@ -218,7 +218,12 @@ struct ReduceRun {
         char *partials = chunks > 1 ? static_cast<char *>(thread_scratch(
                                           ScratchArea::Partials, pairs * slots * block_bytes))
                                     : nullptr;
-        // Each row of a pass is evaluated into its own scratch (and spread buffer).
+        // An input read in place goes to accumulate_rows a whole block row at a time, without
+        // evaluating the program tile by tile (a sum over the rows of a 4096 x 4096 matrix at one
+        // thread: medians 2.10 to 2.20 ms against 2.19 to 2.30 ms, alternating builds);
+        // accumulate_rows works element by element, so the bits are the same. Otherwise each row of a pass is evaluated into its own scratch (and spread
+        // buffer).
+        const int32_t in_place = program.in_place_input();
         const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
         for_items(pool, pairs * chunks, per_chunk * kKeptLanes * block, [&](int64_t begin,
                                                                              int64_t end) {
@@ -244,6 +249,14 @@ struct ReduceRun {
                 for (int64_t r = first; r < stop; ++r) {
                     int32_t count = 1;  // the lanes that have a row r
                     while (count < kKeptLanes && count * lane_rows + r < reduced) ++count;
+                    if (in_place >= 0) {
+                        for (int32_t j = 0; j < count; ++j) {
+                            locate(c, j * lane_rows + r);
+                            values[j] = c.pointers[1 + in_place];
+                        }
+                        accumulate_rows(f, dt, width, values, count, acc);
+                        continue;
+                    }
                     for (int64_t start = 0; start < width; start += kTile) {
                         const int64_t len = std::min(kTile, width - start);
                         for (int32_t op = 0; op < ops(); ++op)
