@@ -1,5 +1,5 @@
 #!/bin/sh
-# bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE]
+# bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE] [--rounds N]
 # The whole benchmark in one command: builds the bench programs in BUILD_DIR (a configured Release
 # build directory), makes sure the peers' environment exists (bench/setup-peers.sh: ONNX Runtime
 # and JAX from PyPI, Debian's NumPy and PyTorch visible), then runs in one go the machine's limits,
@@ -9,7 +9,7 @@
 # PyTorch alone (/usr/bin/python3) and says so.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:?usage: bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE]}
+build=${1:?usage: bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE] [--rounds N]}
 shift
 if [ -f "$build/CMakeCache.txt" ]; then
     cmake --build "$build" -j2 --target bench_transformer bench_train bench_limits >&2
@@ -29,6 +29,7 @@ for arg in "$@"; do
     case $prev in
     --threads) train_args="$train_args --threads $arg" ;;
     --json) train_args="$train_args --json $arg.train" ;;
+    --rounds) train_args="$train_args --rounds $arg" ;;
     esac
     case $arg in
     --quick) train_args="$train_args --quick" ;;

@@ -7,6 +7,7 @@ each peer at its fastest thread count and at nanograph's, as its time divided by
 (> 1: nanograph is faster); everyone's peak memory above the inputs.
 
     python bench/run_all.py BUILD_DIR_OR_PROGRAM [--threads N] [--quick] [--only NAME] [--json FILE]
+                            [--rounds N]
 
 Builds nothing: BUILD_DIR_OR_PROGRAM is a build directory (bench/bench_transformer inside it)
 or the program itself. Exits non-zero when a workload failed or computed a wrong result.
@@ -18,6 +19,8 @@ import platform
 import subprocess
 import sys
 import time
+
+from peers import WORKLOADS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = ("numpy", "torch", "onnxruntime", "jax")
@@ -185,22 +188,80 @@ def find_limits(program):
     return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
-def run_side_by_side(program, peers_script, options, threads, quick, json_path):
-    """Runs the machine's limits (bench_limits beside the program), nanograph's program, then the
-    peers' script (under this interpreter), with the same options; writes every JSON line to
-    json_path (when given) and prints the header line of the report. Returns the records and the
-    problems found so far."""
+def median_record(runs, key):
+    """One record for the rounds of a library's workload: the round with the median `key` (the
+    lower middle for an even count), with the best time of every round, the largest peak, the
+    first failed check and every round's `key` (round_<key>)."""
+    ordered = sorted(runs, key=lambda r: r[key])
+    merged = dict(ordered[(len(ordered) - 1) // 2])
+    merged["round_" + key] = [r[key] for r in runs]
+    if all("ms_min" in r for r in runs):
+        merged["ms_min"] = min(r["ms_min"] for r in runs)
+    if all("peak_mib" in r for r in runs):
+        merged["peak_mib"] = max(r["peak_mib"] for r in runs)
+    failed = next((r for r in runs if r.get("check", "ok") != "ok"), None)
+    if failed:
+        merged["check"], merged["check_error"] = failed["check"], failed.get("check_error")
+    return merged
+
+
+def best_limit(runs):
+    """One limit for its rounds: the best round (a limit is what the machine can do); an sgemm
+    figure keeps the median of its rounds' medians for the statistic-for-statistic table."""
+    merged = dict(min(runs, key=lambda r: r["ms"]))
+    if all("ms_median" in r for r in runs):
+        medians = sorted(r["ms_median"] for r in runs)
+        merged["ms_median"] = medians[(len(medians) - 1) // 2]
+    return merged
+
+
+def merge_rounds(rounds):
+    """The records of several rounds as one set, in the first round's order."""
+    groups = {}
+    for records in rounds:
+        for r in records:
+            key = (r["impl"], r.get("workload"), r.get("threads"), r.get("limit"), r.get("bounds"))
+            groups.setdefault(key, []).append(r)
+    merged = []
+    for runs in groups.values():
+        if runs[0]["impl"] == "limits":
+            merged.append(best_limit(runs))
+        else:
+            merged.append(median_record(runs, "seconds" if "seconds" in runs[0] else "ms"))
+    return merged
+
+
+def run_side_by_side(program, peers_script, options, threads, quick, json_path, workloads, rounds):
+    """Runs `rounds` rounds, each of them the machine's limits (bench_limits beside the program)
+    and then, workload by workload, nanograph's program and the peers' script (under this
+    interpreter) with the same options and --only: every library meets the machine in the same
+    state, seconds apart, and a slow spell of a shared machine falls on all of them. Merges the
+    rounds (median_record, best_limit), writes every merged record to json_path (when given) and
+    prints the header line of the report. Returns the records and the problems found so far."""
     load_before = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M")
     limits_program = find_limits(program)
-    limits, limits_status = (run([limits_program, "--threads", str(threads)] + (["--quick"] if quick else []))
-                             if limits_program else ([], 0))
-    # nanograph leaves OpenBLAS's process-wide thread count alone, so its matrix products would
-    # use every core whatever --threads says: give OpenBLAS the same count, as the peers get.
-    ours, ours_status = run([program] + options,
-                            env=dict(os.environ, OPENBLAS_NUM_THREADS=str(threads)))
-    peers, peers_status = run([sys.executable, os.path.join(HERE, peers_script)] + options)
-    records = limits + ours + peers
+    statuses = {}
+    every_round = []
+    for _ in range(rounds):
+        records = []
+        if limits_program:
+            limits, statuses["bench_limits"] = run([limits_program, "--threads", str(threads)]
+                                                   + (["--quick"] if quick else []))
+            records += limits
+        for workload in workloads:
+            only = ["--only", workload]
+            # nanograph leaves OpenBLAS's process-wide thread count alone, so its matrix products
+            # would use every core whatever --threads says: give OpenBLAS the same count, as the
+            # peers get.
+            ours, status = run([program] + options + only,
+                               env=dict(os.environ, OPENBLAS_NUM_THREADS=str(threads)))
+            statuses[os.path.basename(program)] = statuses.get(os.path.basename(program)) or status
+            peers, status = run([sys.executable, os.path.join(HERE, peers_script)] + options + only)
+            statuses[peers_script] = statuses.get(peers_script) or status
+            records += ours + peers
+        every_round.append(records)
+    records = merge_rounds(every_round)
     if json_path:
         with open(json_path, "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in records)
@@ -209,18 +270,25 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path):
           f"{', QUICK sizes (not a measurement)' if quick else ''}; "
           f"nanograph {versions.get('nanograph', '?')}, NumPy {versions.get('numpy', '?')}, "
           f"PyTorch {versions.get('torch', '?')}, ONNX Runtime {versions.get('onnxruntime', '-')}, "
-          f"JAX {versions.get('jax', '-')}; load average {load_before[0]:.2f} before, "
+          f"JAX {versions.get('jax', '-')}; {rounds} round{'s' if rounds > 1 else ''}, each library's "
+          f"figure from its median round; load average {load_before[0]:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after\n")
-    problems = []
-    if limits_status:
-        problems.append(f"bench_limits exited with status {limits_status}")
+    problems = [f"{tool} exited with status {status}" for tool, status in statuses.items() if status]
     if not limits_program:
         print("(no bench_limits beside the program: build the 'bench_limits' target for the bounds)\n")
-    if ours_status:
-        problems.append(f"{os.path.basename(program)} exited with status {ours_status}")
-    if peers_status:
-        problems.append(f"{peers_script} exited with status {peers_status}")
     return records, problems
+
+
+def add_rounds_option(parser):
+    parser.add_argument("--rounds", type=int, help="rounds of every library, each workload's libraries "
+                        "back to back (default 3; 1 with --quick)")
+
+
+def rounds_of(args):
+    rounds = args.rounds if args.rounds is not None else (1 if args.quick else 3)
+    if rounds < 1:
+        sys.exit("--rounds wants a count of 1 or more")
+    return rounds
 
 
 def finish(tool, records, problems, size_of):
@@ -246,12 +314,13 @@ def main():
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test, not a measurement")
     parser.add_argument("--only", help="run one workload")
     parser.add_argument("--json", metavar="FILE", help="also write every JSON line to FILE")
+    add_rounds_option(parser)
     args = parser.parse_args()
 
     options = ["--threads", str(args.threads)] + (["--quick"] if args.quick else [])
-    options += ["--only", args.only] if args.only else []
+    chosen = [args.only] if args.only else list(WORKLOADS)
     records, problems = run_side_by_side(find_program(args.program), "peers.py", options, args.threads,
-                                         args.quick, args.json)
+                                         args.quick, args.json, chosen, rounds_of(args))
     workloads = list(dict.fromkeys(r["workload"] for r in records if r["impl"] != "limits"))
     print(tables(records, workloads, args.threads))
     print()

@@ -9,7 +9,7 @@ nanograph is faster), with peak memory above the inputs and nanograph's time aga
 its raw GEMM times.
 
     python bench/run_train.py BUILD_DIR_OR_PROGRAM [--threads N] [--quick] [--data-dir DIR]
-                              [--json FILE]
+                              [--json FILE] [--rounds N]
 
 Builds nothing: BUILD_DIR_OR_PROGRAM is a build directory (bench/bench_train inside it) or the
 program itself. Exits non-zero when a run failed or the two sides ran different sizes.
@@ -19,7 +19,8 @@ import os
 import sys
 import tempfile
 
-from run_all import finish, run_side_by_side
+from peers_train import PAIRS
+from run_all import add_rounds_option, finish, rounds_of, run_side_by_side
 
 PEERS = ("torch", "jax", "numpy", "onnxruntime")
 INFERENCE = ("mlp_infer_b128", "mlp_infer_b1")
@@ -110,13 +111,15 @@ def main():
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test, not a measurement")
     parser.add_argument("--data-dir", help="where the Fashion-MNIST *-ubyte.gz files are")
     parser.add_argument("--json", metavar="FILE", help="also write every JSON line to FILE")
+    add_rounds_option(parser)
     args = parser.parse_args()
 
     onnx_dir = tempfile.mkdtemp(prefix="ng_bench_onnx_")
     options = ["--threads", str(args.threads), "--onnx-dir", onnx_dir] + (["--quick"] if args.quick else [])
     options += ["--data-dir", args.data_dir] if args.data_dir else []
     records, problems = run_side_by_side(find_program(args.program), "peers_train.py", options, args.threads,
-                                         args.quick, args.json)
+                                         args.quick, args.json, list(dict.fromkeys(w for w, _ in PAIRS)),
+                                         rounds_of(args))
     problems += check_nanograph_inference(records, onnx_dir)
     for workload, key, title in (("sgd_step", "ms", "SGD training step (median ms)"),
                                  ("adam_epoch", "seconds", "One Adam epoch of the main job"),
