@@ -190,15 +190,15 @@ def find_limits(program):
 
 def median_record(runs, key):
     """One record for the rounds of a library's workload: the round with the median `key` (the
-    lower middle for an even count), with the best time of every round, the largest peak, the
-    first failed check and every round's `key` (round_<key>)."""
+    lower middle for an even count, its peak memory with it), with the best time of every round,
+    the first failed check, and every round's `key` and peak (round_<key>, round_peak_mib)."""
     ordered = sorted(runs, key=lambda r: r[key])
     merged = dict(ordered[(len(ordered) - 1) // 2])
     merged["round_" + key] = [r[key] for r in runs]
     if all("ms_min" in r for r in runs):
         merged["ms_min"] = min(r["ms_min"] for r in runs)
     if all("peak_mib" in r for r in runs):
-        merged["peak_mib"] = max(r["peak_mib"] for r in runs)
+        merged["round_peak_mib"] = [r["peak_mib"] for r in runs]
     failed = next((r for r in runs if r.get("check", "ok") != "ok"), None)
     if failed:
         merged["check"], merged["check_error"] = failed["check"], failed.get("check_error")
