@@ -241,25 +241,29 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path, 
     load_before = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M")
     limits_program = find_limits(program)
-    statuses = {}
+    statuses = {}  # each tool's first non-zero exit status
+
+    def run_tool(tool, command, env=None):
+        records, status = run(command, env)
+        if status:
+            statuses.setdefault(tool, status)
+        return records
+
     every_round = []
     for _ in range(rounds):
         records = []
         if limits_program:
-            limits, statuses["bench_limits"] = run([limits_program, "--threads", str(threads)]
-                                                   + (["--quick"] if quick else []))
-            records += limits
+            records += run_tool("bench_limits", [limits_program, "--threads", str(threads)]
+                                + (["--quick"] if quick else []))
         for workload in workloads:
             only = ["--only", workload]
             # nanograph leaves OpenBLAS's process-wide thread count alone, so its matrix products
             # would use every core whatever --threads says: give OpenBLAS the same count, as the
             # peers get.
-            ours, status = run([program] + options + only,
-                               env=dict(os.environ, OPENBLAS_NUM_THREADS=str(threads)))
-            statuses[os.path.basename(program)] = statuses.get(os.path.basename(program)) or status
-            peers, status = run([sys.executable, os.path.join(HERE, peers_script)] + options + only)
-            statuses[peers_script] = statuses.get(peers_script) or status
-            records += ours + peers
+            records += run_tool(os.path.basename(program), [program] + options + only,
+                                env=dict(os.environ, OPENBLAS_NUM_THREADS=str(threads)))
+            records += run_tool(peers_script,
+                                [sys.executable, os.path.join(HERE, peers_script)] + options + only)
         every_round.append(records)
     records = merge_rounds(every_round)
     if json_path:
@@ -273,7 +277,7 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path, 
           f"JAX {versions.get('jax', '-')}; {rounds} round{'s' if rounds > 1 else ''}, each library's "
           f"figure from its median round; load average {load_before[0]:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after\n")
-    problems = [f"{tool} exited with status {status}" for tool, status in statuses.items() if status]
+    problems = [f"{tool} exited with status {status}" for tool, status in statuses.items()]
     if not limits_program:
         print("(no bench_limits beside the program: build the 'bench_limits' target for the bounds)\n")
     return records, problems

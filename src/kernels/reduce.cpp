@@ -221,8 +221,8 @@ struct ReduceRun {
         // An input read in place goes to accumulate_rows a whole block row at a time, without
         // evaluating the program tile by tile (a sum over the rows of a 4096 x 4096 matrix at one
         // thread: medians 2.10 to 2.20 ms against 2.19 to 2.30 ms, alternating builds);
-        // accumulate_rows works element by element, so the bits are the same. Otherwise each row of a pass is evaluated into its own scratch (and spread
-        // buffer).
+        // accumulate_rows works element by element, so the bits are the same. Otherwise each row
+        // of a pass is evaluated into its own scratch (and spread buffer).
         const int32_t in_place = program.in_place_input();
         const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
         for_items(pool, pairs * chunks, per_chunk * kKeptLanes * block, [&](int64_t begin,
