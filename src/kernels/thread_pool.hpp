@@ -22,7 +22,10 @@ public:
     // would otherwise share the cores with polling workers.
     void rest_workers() noexcept;
     // Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` long
-    // (except possibly the last). Exceptions from body are rethrown on the caller.
+    // (except when n itself is shorter). Each thread starts on a home part of [0, n) that
+    // depends only on n, the grain and the pool's size (the caller's starts at 0), so that a loop
+    // run again finds its data in the same thread's caches. Exceptions from body are rethrown
+    // on the caller.
     void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &body);
 
 private:

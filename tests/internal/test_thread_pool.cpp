@@ -1,6 +1,9 @@
-// ThreadPool: coverage of [0, n) exactly once in chunks of at least `grain`, inline execution for
-// small loops, nested calls and single-thread pools, exceptions rethrown on the caller, and
-// workers joined by the destructor.
+// ThreadPool: coverage of [0, n) exactly once in chunks of at least `grain`, each thread starting on
+// its home part, inline execution for small loops, nested calls and single-thread pools,
+// exceptions rethrown on the caller, and workers joined by the destructor.
+#include <chrono>
+#include <map>
+
 #include "test_kernels_support.hpp"
 
 namespace {
@@ -73,6 +76,38 @@ void test_nested_parallel_for(void **) {
     assert_int_equal(sum.load(), 8000);
 }
 
+// Each thread starts on its home part: the caller on [0, n / threads), worker i on
+// [n i / threads, ...). Every thread's first chunk holds on until all threads have started one,
+// so that no thread can empty its part and take from another's first; in every one of many
+// runs, the first chunks must then start the four parts.
+void test_threads_start_on_their_home_parts(void **) {
+    constexpr int kThreads = 4;
+    ng::ThreadPool pool(kThreads);
+    const std::thread::id caller = std::this_thread::get_id();
+    for (int run = 0; run < 50; ++run) {
+        std::mutex mutex;
+        std::map<std::thread::id, int64_t> first_begin;
+        std::atomic<int> started{0};
+        std::atomic<bool> timed_out{false};
+        pool.parallel_for(1000, 1, [&](int64_t begin, int64_t) {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (!first_begin.emplace(std::this_thread::get_id(), begin).second) return;
+            }
+            started.fetch_add(1);
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (started.load() < kThreads && !timed_out.load())
+                if (std::chrono::steady_clock::now() > until) timed_out = true;
+        });
+        if (timed_out.load()) fail_msg("run %d: %d of %d threads started", run, started.load(), kThreads);
+        assert_int_equal(first_begin.size(), kThreads);
+        assert_int_equal(first_begin.at(caller), 0);
+        std::set<int64_t> starts;
+        for (auto [thread, begin] : first_begin) starts.insert(begin);
+        assert_true(starts == (std::set<int64_t>{0, 250, 500, 750}));
+    }
+}
+
 void test_exception_rethrown_on_caller(void **) {
     for (int threads : {1, 4}) {
         ng::ThreadPool pool(threads);
@@ -112,6 +147,7 @@ int main() {
         cmocka_unit_test(test_coverage_one_and_four_threads),
         cmocka_unit_test(test_small_loops_run_inline),
         cmocka_unit_test(test_nested_parallel_for),
+        cmocka_unit_test(test_threads_start_on_their_home_parts),
         cmocka_unit_test(test_exception_rethrown_on_caller),
         cmocka_unit_test(test_concurrent_callers_and_destruction),
     };
