@@ -328,8 +328,9 @@ struct RowRange {
 // The same loop also runs a row's last pass: finish_vector(i) on the values [i, i + W) of every
 // whole vector and finish_one(i) on each of the rest, over another row of n values. A row's
 // last pass is bound by its stores and the next row's range by its loads and comparisons, so
-// together they take about the time of the stores alone: 15-17% less time per softmax row of
-// 1024 floats on an AVX-512 Zen 4 core (the range was 2.3 of 17 cycles per vector).
+// together they take little more than the stores alone: 256 softmax rows of 1024 floats in the
+// cache took 0.072 ms instead of 0.081 (medians) on an AVX-512 Zen 4 core, where the range alone
+// took 2.3 cycles per vector of the 17 that a row took.
 template <class Arch, class T, class FinishVector, class FinishOne>
 inline RowRange<T> row_range_finishing(const T *x, int64_t n, FinishVector finish_vector,
                                        FinishOne finish_one) {
