@@ -11,9 +11,11 @@
  * lines also give the median of the same repetitions ("ms_median"), so that a workload that is one
  * GEMM (matmul) can be compared with raw OpenBLAS statistic for statistic. Every
  * bandwidth runs on `--threads` threads, each over its own slice; OpenBLAS gets the same count.
+ * `--only WORKLOAD` measures only the figures that bound that workload, so that a benchmark can
+ * measure a workload's bound seconds before the workload itself.
  * Prints one JSON line per figure.
  *
- *     bench_limits [--threads N] [--quick] */
+ *     bench_limits [--threads N] [--quick] [--only WORKLOAD] */
 #define _DEFAULT_SOURCE /* madvise */
 #include <cblas.h>
 #include <pthread.h>
@@ -103,10 +105,21 @@ static double timed_pass(kernel_t kernel, float *const *arrays, int64_t n, int t
     return seconds;
 }
 
+/* Whether `only` (NULL: every figure) is one of the comma-separated workloads in `list`. */
+static int chosen(const char *only, const char *list) {
+    if (!only) return 1;
+    size_t length = strlen(only);
+    for (const char *at = list; at; at = strchr(at, ',')) {
+        if (*at == ',') ++at;
+        if (strncmp(at, only, length) == 0 && (at[length] == ',' || at[length] == '\0')) return 1;
+    }
+    return 0;
+}
+
 /* Each figure runs over the same number of bytes as the workload it bounds (so that the last-level
  * cache keeps as much of it between repetitions as it keeps of the workload's data), and the
  * "stream" figures over 256 MiB arrays, far beyond any cache. */
-static void bandwidths(int threads, int quick) {
+static void bandwidths(int threads, int quick, const char *only) {
     const int64_t mi = quick ? 1024 : (int64_t)1 << 20; /* floats per "MiB" of the workloads */
     static const struct {
         const char *name, *bounds; /* the workloads this figure bounds */
@@ -123,6 +136,9 @@ static void bandwidths(int threads, int quick) {
         {"fma3", "tanh_fma", K_FMA3, 4, 64},
     };
     int reps = quick ? 2 : 9;
+    int any = 0;
+    for (size_t f = 0; f < sizeof figures / sizeof figures[0]; ++f) any |= chosen(only, figures[f].bounds);
+    if (!any) return;
     int64_t most = 4 * 256 * mi;
     /* Placed as the library places its large tensors (and NumPy its arrays): on a 2 MiB boundary,
      * advised for transparent huge pages. malloc's own mapping starts 16 bytes into a page, which
@@ -139,6 +155,7 @@ static void bandwidths(int threads, int quick) {
     }
     for (int64_t i = 0; i < most; ++i) memory[i] = (float)(i & 1023) * 0.001f;
     for (size_t f = 0; f < sizeof figures / sizeof figures[0]; ++f) {
+        if (!chosen(only, figures[f].bounds)) continue;
         int64_t n = figures[f].mib_each * mi / 4; /* floats per array */
         float *arrays[4];
         for (int i = 0; i < 4; ++i) arrays[i] = memory + (int64_t)i * 256 * mi;
@@ -218,7 +235,7 @@ typedef struct gemm_set {
         0, 1, b, h2, 10                                                            \
     }
 
-static void gemm_rates(int quick) {
+static void gemm_rates(int quick, const char *only) {
     int reps = quick ? 1 : 20;
     int side = quick ? 64 : 1024;
     gemm_set_t sets[] = {
@@ -229,6 +246,7 @@ static void gemm_rates(int quick) {
         {"mlp_infer_b1", 3, {MLP_FORWARD(1, 512, 256)}},
     };
     for (size_t w = 0; w < sizeof sets / sizeof sets[0]; ++w) {
+        if (!chosen(only, sets[w].workload)) continue;
         double total = 0, total_median = 0, flops = 0;
         printf(
             "{\"impl\": \"limits\", \"limit\": \"sgemm\", \"workload\": \"%s\", \"threads\": %d, "
@@ -254,6 +272,7 @@ static void gemm_rates(int quick) {
 
 int main(int argc, char **argv) {
     int threads = 2, quick = 0;
+    const char *only = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
@@ -263,13 +282,15 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "bench_limits: bad thread count '%s'\n", argv[i]);
                 return 64;
             }
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench_limits [--threads N] [--quick]\n");
+            fprintf(stderr, "usage: bench_limits [--threads N] [--quick] [--only WORKLOAD]\n");
             return 64;
         }
     }
     openblas_set_num_threads(threads);
-    bandwidths(threads, quick);
-    gemm_rates(quick);
+    bandwidths(threads, quick, only);
+    gemm_rates(quick, only);
     return 0;
 }

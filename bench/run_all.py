@@ -27,6 +27,8 @@ PEERS = ("numpy", "torch", "onnxruntime", "jax")
 # The limit (a bench_limits line, by its "bounds" or sgemm "workload") that bounds each workload;
 # tiny_add has no machine limit but a goal per run.
 TINY_GOAL_US = 0.15
+# bench_limits' name for a workload's bounding figures where it differs from the workload's name.
+LIMIT_NAMES = {"adam_epoch": "adam_epoch_step"}
 
 
 def find_program(path):
@@ -102,7 +104,9 @@ def tables(records, workloads, threads):
 
     head = "| workload | shape | bound ms | nanograph ms | % of bound | " + " | ".join(
         f"{p} best ms (threads) | {p}/ng" for p in present) + " |"
-    rows = [f"Each peer at its fastest thread count; nanograph at {threads}:\n", head,
+    rows = [f"Each peer at its fastest thread count; nanograph at {threads}. Each round measures a "
+            "workload's bound seconds before nanograph runs it; the bound is the median of the "
+            "rounds' bounds, the percentage the median of the rounds' percentages:\n", head,
             "| --- | --- | --- | ---: | ---: | " + " | ".join("---: | ---:" for _ in present) + " |"]
     for name in workloads:
         ours = ours_by.get(name)
@@ -110,8 +114,14 @@ def tables(records, workloads, threads):
         calls = any_record["calls_per_rep"]
         shape = any_record["shape"] + (f" ×{calls} runs" if calls > 1 else "")
         bound = bound_of(name, limits, calls)
+        percent = "-"
+        if bound and ours and ours.get("percent_of_bound_rounds"):
+            # Each round's bound against the same round's time (run_side_by_side).
+            bound = (median(ours["bound_ms_rounds"]), bound[1])
+            percent = f"{median(ours['percent_of_bound_rounds']):.0f}%"
+        elif bound and ours and ours["ms"] > 0:
+            percent = f"{100 * bound[0] / ours['ms']:.0f}%"
         bound_text = f"{bound[0]:.3f} ({bound[1]})" if bound else "-"
-        percent = f"{100 * bound[0] / ours['ms']:.0f}%" if bound and ours and ours["ms"] > 0 else "-"
         cells = []
         for p in present:
             b = best(p, name)
@@ -188,6 +198,12 @@ def find_limits(program):
     return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
+def median(values):
+    """The median of a list (the lower middle for an even count)."""
+    ordered = sorted(values)
+    return ordered[(len(ordered) - 1) // 2]
+
+
 def median_record(runs, key):
     """One record for the rounds of a library's workload: the round with the median `key` (the
     lower middle for an even count, its peak memory with it), with the best time of every round,
@@ -210,8 +226,7 @@ def best_limit(runs):
     figure keeps the median of its rounds' medians for the statistic-for-statistic table."""
     merged = dict(min(runs, key=lambda r: r["ms"]))
     if all("ms_median" in r for r in runs):
-        medians = sorted(r["ms_median"] for r in runs)
-        merged["ms_median"] = medians[(len(medians) - 1) // 2]
+        merged["ms_median"] = median([r["ms_median"] for r in runs])
     return merged
 
 
@@ -231,13 +246,28 @@ def merge_rounds(rounds):
     return merged
 
 
+def pair_bounds(records, workloads):
+    """Each workload's bound in one round against nanograph's time in the same round:
+    {workload: (bound ms, percent of bound)} for the workloads that have both."""
+    limits = [r for r in records if r["impl"] == "limits"]
+    paired = {}
+    for r in records:
+        if r["impl"] == "nanograph" and r["workload"] in workloads and r.get("ms", 0) > 0:
+            bound = bound_of(r["workload"], limits, r.get("calls_per_rep", 1))
+            if bound:
+                paired[r["workload"]] = (bound[0], 100 * bound[0] / r["ms"])
+    return paired
+
+
 def run_side_by_side(program, peers_script, options, threads, quick, json_path, workloads, rounds):
-    """Runs `rounds` rounds, each of them the machine's limits (bench_limits beside the program)
-    and then, workload by workload, nanograph's program and the peers' script (under this
-    interpreter) with the same options and --only: every library meets the machine in the same
-    state, seconds apart, and a slow spell of a shared machine falls on all of them. Merges the
-    rounds (median_record, best_limit), writes every merged record to json_path (when given) and
-    prints the header line of the report. Returns the records and the problems found so far."""
+    """Runs `rounds` rounds. A round measures the stream bandwidths (bench_limits beside the
+    program), then, workload by workload, the machine limits that bound the workload, nanograph's
+    program and the peers' script (under this interpreter) with the same options and --only:
+    every library and the bound meet the machine in the same state, seconds apart, and a slow spell
+    of a shared machine falls on all of them. Merges the rounds (median_record, best_limit; each
+    nanograph record also gets its rounds' bounds and percentages of them, bound_ms_rounds and
+    percent_of_bound_rounds), writes every merged record to json_path (when given) and prints the
+    header line of the report. Returns the records and the problems found so far."""
     load_before = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M")
     limits_program = find_limits(program)
@@ -249,14 +279,18 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path, 
             statuses.setdefault(tool, status)
         return records
 
+    limits_command = [limits_program, "--threads", str(threads)] + (["--quick"] if quick else [])
     every_round = []
+    paired_rounds = {}
     for _ in range(rounds):
         records = []
         if limits_program:
-            records += run_tool("bench_limits", [limits_program, "--threads", str(threads)]
-                                + (["--quick"] if quick else []))
+            records += run_tool("bench_limits", limits_command + ["--only", "stream"])
         for workload in workloads:
             only = ["--only", workload]
+            if limits_program:
+                records += run_tool("bench_limits", limits_command
+                                    + ["--only", LIMIT_NAMES.get(workload, workload)])
             # nanograph leaves OpenBLAS's process-wide thread count alone, so its matrix products
             # would use every core whatever --threads says: give OpenBLAS the same count, as the
             # peers get.
@@ -265,7 +299,14 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path, 
             records += run_tool(peers_script,
                                 [sys.executable, os.path.join(HERE, peers_script)] + options + only)
         every_round.append(records)
+        for workload, pair in pair_bounds(records, workloads).items():
+            paired_rounds.setdefault(workload, []).append(pair)
     records = merge_rounds(every_round)
+    for r in records:
+        pairs = paired_rounds.get(r["workload"]) if r["impl"] == "nanograph" else None
+        if pairs:
+            r["bound_ms_rounds"] = [bound for bound, _ in pairs]
+            r["percent_of_bound_rounds"] = [percent for _, percent in pairs]
     if json_path:
         with open(json_path, "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in records)
