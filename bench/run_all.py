@@ -225,6 +225,7 @@ def best_limit(runs):
     """One limit for its rounds: the best round (a limit is what the machine can do); an sgemm
     figure keeps the median of its rounds' medians for the statistic-for-statistic table."""
     merged = dict(min(runs, key=lambda r: r["ms"]))
+    merged.pop("measured_for", None)  # one figure may bound several workloads
     if all("ms_median" in r for r in runs):
         merged["ms_median"] = median([r["ms_median"] for r in runs])
     return merged
@@ -247,12 +248,14 @@ def merge_rounds(rounds):
 
 
 def pair_bounds(records, workloads):
-    """Each workload's bound in one round against nanograph's time in the same round:
-    {workload: (bound ms, percent of bound)} for the workloads that have both."""
-    limits = [r for r in records if r["impl"] == "limits"]
+    """Each workload's bound in one round (the limits measured just before it, marked
+    "measured_for") against nanograph's time in the same round: {workload: (bound ms, percent of
+    bound)} for the workloads that have both."""
     paired = {}
     for r in records:
         if r["impl"] == "nanograph" and r["workload"] in workloads and r.get("ms", 0) > 0:
+            limits = [l for l in records
+                      if l["impl"] == "limits" and l.get("measured_for") == r["workload"]]
             bound = bound_of(r["workload"], limits, r.get("calls_per_rep", 1))
             if bound:
                 paired[r["workload"]] = (bound[0], 100 * bound[0] / r["ms"])
@@ -289,8 +292,8 @@ def run_side_by_side(program, peers_script, options, threads, quick, json_path, 
         for workload in workloads:
             only = ["--only", workload]
             if limits_program:
-                records += run_tool("bench_limits", limits_command
-                                    + ["--only", LIMIT_NAMES.get(workload, workload)])
+                records += [dict(limit, measured_for=workload) for limit in run_tool(
+                    "bench_limits", limits_command + ["--only", LIMIT_NAMES.get(workload, workload)])]
             # nanograph leaves OpenBLAS's process-wide thread count alone, so its matrix products
             # would use every core whatever --threads says: give OpenBLAS the same count, as the
             # peers get.
