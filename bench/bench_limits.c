@@ -136,10 +136,15 @@ static void bandwidths(int threads, int quick, const char *only) {
         {"fma3", "tanh_fma", K_FMA3, 4, 64},
     };
     int reps = quick ? 2 : 9;
-    int any = 0;
-    for (size_t f = 0; f < sizeof figures / sizeof figures[0]; ++f) any |= chosen(only, figures[f].bounds);
-    if (!any) return;
-    int64_t most = 4 * 256 * mi;
+    /* Floats of the largest figure chosen: its arrays lie one after the other. Allocating no
+     * more than that keeps a one-workload run from touching memory it does not measure. */
+    int64_t most = 0;
+    for (size_t f = 0; f < sizeof figures / sizeof figures[0]; ++f)
+        if (chosen(only, figures[f].bounds)) {
+            int64_t floats = figures[f].arrays * figures[f].mib_each * mi / 4;
+            if (floats > most) most = floats;
+        }
+    if (most == 0) return;
     /* Placed as the library places its large tensors (and NumPy its arrays): on a 2 MiB boundary,
      * advised for transparent huge pages. malloc's own mapping starts 16 bytes into a page, which
      * splits every other 32-byte load across two cache lines and cost a quarter of the read rate
@@ -158,7 +163,7 @@ static void bandwidths(int threads, int quick, const char *only) {
         if (!chosen(only, figures[f].bounds)) continue;
         int64_t n = figures[f].mib_each * mi / 4; /* floats per array */
         float *arrays[4];
-        for (int i = 0; i < 4; ++i) arrays[i] = memory + (int64_t)i * 256 * mi;
+        for (int i = 0; i < 4; ++i) arrays[i] = i < figures[f].arrays ? memory + i * n : NULL;
         double best = 1e30;
         timed_pass(figures[f].kernel, arrays, n, threads); /* warm-up */
         for (int r = 0; r < reps; ++r) {
