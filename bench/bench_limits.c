@@ -11,8 +11,9 @@
  * lines also give the median of the same repetitions ("ms_median"), so that a workload that is one
  * GEMM (matmul) can be compared with raw OpenBLAS statistic for statistic. Every
  * bandwidth runs on `--threads` threads, each over its own slice; OpenBLAS gets the same count.
- * `--only WORKLOAD` measures only the figures that bound that workload, so that a benchmark can
- * measure a workload's bound seconds before the workload itself.
+ * `--only WORKLOAD` measures only the figures that bound that workload ("stream": STREAM's three),
+ * so that a benchmark can measure a workload's bound seconds before the workload itself; a
+ * workload that no figure bounds (tiny_add) prints nothing.
  * Prints one JSON line per figure.
  *
  *     bench_limits [--threads N] [--quick] [--only WORKLOAD] */

@@ -154,8 +154,8 @@ struct ThreadPool::Impl {
             poll_for_job(seen);
             lock.lock();
             wake.wait(lock, [&] {
-                return stop || (generation != seen && id < parts_used &&
-                                helpers_joined < helpers_wanted);
+                return stop ||
+                       (generation != seen && id < parts_used && helpers_joined < helpers_wanted);
             });
             if (stop) return;
             seen = generation;

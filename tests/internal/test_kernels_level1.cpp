@@ -870,8 +870,8 @@ void test_softmax_rows_mixed(void **) {
                     for (int64_t i = 0; i < n; ++i) {
                         double g = y.get(r * stride + i), w = alone.get(i);
                         if (!(g == w || (std::isnan(g) && std::isnan(w))))
-                            fail_msg("%s: row %lld element %lld = %.17g, alone %.17g",
-                                     what.c_str(), (long long)r, (long long)i, g, w);
+                            fail_msg("%s: row %lld element %lld = %.17g, alone %.17g", what.c_str(),
+                                     (long long)r, (long long)i, g, w);
                     }
                 }
                 // In place, rows half a row apart: row r + 1 reads what row r wrote.

@@ -1,5 +1,5 @@
-// ThreadPool: coverage of [0, n) exactly once in chunks of at least `grain`, each thread starting on
-// its home part, inline execution for small loops, nested calls and single-thread pools,
+// ThreadPool: coverage of [0, n) exactly once in chunks of at least `grain`, each thread starting
+// on its home part, inline execution for small loops, nested calls and single-thread pools,
 // exceptions rethrown on the caller, and workers joined by the destructor.
 #include <chrono>
 #include <map>
@@ -99,7 +99,8 @@ void test_threads_start_on_their_home_parts(void **) {
             while (started.load() < kThreads && !timed_out.load())
                 if (std::chrono::steady_clock::now() > until) timed_out = true;
         });
-        if (timed_out.load()) fail_msg("run %d: %d of %d threads started", run, started.load(), kThreads);
+        if (timed_out.load())
+            fail_msg("run %d: %d of %d threads started", run, started.load(), kThreads);
         assert_int_equal(first_begin.size(), kThreads);
         assert_int_equal(first_begin.at(caller), 0);
         std::set<int64_t> starts;
