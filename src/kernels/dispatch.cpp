@@ -237,9 +237,11 @@ void check_chain_request(const char *kernel, DType dt, int64_t n, const ChainSte
 }  // namespace
 
 void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
-               const int *input_steps, int32_t input_count, int32_t leaf_count, void *out) {
+               const int *input_steps, int32_t input_count, int32_t leaf_count, void *out,
+               bool stream_out) {
     check_chain_request("run_chain", dt, n, code, count, input_steps, input_count, leaf_count);
-    vector_table().chain(dt, n, code, count, inputs, input_steps, input_count, leaf_count, out);
+    vector_table().chain(dt, n, code, count, inputs, input_steps, input_count, leaf_count, out,
+                         stream_out);
 }
 
 void run_chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,

@@ -8,6 +8,7 @@
 #include "kernels/parallel.hpp"
 #include "kernels/prepared.hpp"
 #include "kernels/scratch.hpp"
+#include "kernels/streaming.hpp"
 #include "kernels/tile_program.hpp"
 
 namespace ng::kernels {
@@ -50,6 +51,7 @@ void ElementwisePlan::plan_tiles(const char *driver, const Program &program) {
     length_ = space_.dim(last);
     tiles_ = (length_ + kTile - 1) / kTile;
     items_ = space_.count(0, last) * tiles_;
+    stream_output_ = out_stride_ == 1 && streams_output(space_.numel() * int64_t(sizes_[0]));
 }
 
 // Writes a tile's values to the output tile `out` of `len` elements, unless they are there.
@@ -71,8 +73,8 @@ void ElementwisePlan::run(void *const *bases, ThreadPool *pool) const {
             // One tile, which starts at every operand's base: small runs skip the bookkeeping.
             void *scratch = scratch_buffer(own, ScratchArea::Tile, program_.scratch_bytes());
             auto inputs = reinterpret_cast<const char *const *>(bases + 1);
-            store(program_.run(scratch, length_, inputs, bases[0]), static_cast<char *>(bases[0]),
-                  length_);
+            store(program_.run(scratch, length_, inputs, bases[0], false),
+                  static_cast<char *>(bases[0]), length_);
             return;
         }
         const int32_t ops = space_.operands(), last = space_.rank() - 1;
@@ -90,7 +92,8 @@ void ElementwisePlan::run(void *const *bases, ThreadPool *pool) const {
                 for (int32_t op = 0; op < ops; ++op)
                     pointers[op] = advance(bases[op], offsets[op] + start * space_.last_stride(op),
                                            sizes_[op]);
-                store(program_.run(scratch, len, pointers + 1, pointers[0]), pointers[0], len);
+                store(program_.run(scratch, len, pointers + 1, pointers[0], stream_output_),
+                      pointers[0], len);
             }
         });
     });

@@ -106,9 +106,12 @@ bool chain_supports(BinaryFn f);
 // out[0..n) = the chain (steps code[0..count), the first a Load, the value left in the
 // accumulator written out) for a float dtype. inputs[l] / input_steps[l] (1 = array, 0 = one
 // value) for the leaves l < input_count; leaves input_count..leaf_count-1 are temporaries. `out`
-// may be one of the input arrays (in place), not overlap one otherwise.
+// may be one of the input arrays (in place), not overlap one otherwise. stream_out: `out` is
+// written with stores that bypass the cache where it is aligned to a vector (an output larger
+// than the last-level cache, kernels/streaming.hpp), and is in memory when run_chain returns.
 void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
-               const int *input_steps, int32_t input_count, int32_t leaf_count, void *out);
+               const int *input_steps, int32_t input_count, int32_t leaf_count, void *out,
+               bool stream_out);
 // sum[0] = the sum of the chain's n values (0 for n = 0), none of them stored: the values summed
 // in kChainVectors vector accumulators, combined pairwise. Same arguments as run_chain.
 void run_chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,

@@ -76,7 +76,7 @@ struct ReduceRun {
     // spread over `spread` so that callers always get len values.
     const void *evaluate(Cursor &c, int64_t r, int64_t len, void *scratch, void *spread) const {
         locate(c, r);
-        TileValues v = program.run(scratch, len, c.pointers + 1, nullptr);
+        TileValues v = program.run(scratch, len, c.pointers + 1, nullptr, false);
         if (v.step) return v.data;
         broadcast(out_size, len, v.data, spread, 1);
         return spread;

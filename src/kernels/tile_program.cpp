@@ -149,8 +149,8 @@ void TileProgram::run_sum(int64_t len, const char *const *inputs, void *sum) con
                              static_cast<int32_t>(program_.inputs.size()), chain_.leaves(), sum);
 }
 
-TileValues TileProgram::run(void *scratch, int64_t len, const char *const *inputs,
-                            void *out) const {
+TileValues TileProgram::run(void *scratch, int64_t len, const char *const *inputs, void *out,
+                            bool stream_out) const {
     const Program &p = program_;
     auto count = static_cast<int32_t>(p.inputs.size());
     auto values = static_cast<const void **>(scratch);
@@ -166,7 +166,7 @@ TileValues TileProgram::run(void *scratch, int64_t len, const char *const *input
         // run_chain's per-call checks (a tile of a short row is a few values).
         vector_table().chain(dtypes_[result_], len, code.data(), static_cast<int32_t>(code.size()),
                              reinterpret_cast<const void *const *>(inputs), steps_.data(), count,
-                             chain_.leaves(), dst);
+                             chain_.leaves(), dst, stream_out && dst == out);
         return TileValues{dst, 1};
     }
     for (int32_t i = 0; i < count; ++i) {

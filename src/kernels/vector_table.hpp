@@ -48,7 +48,7 @@ struct VectorTable {
                          int64_t x_stride, void *y, int64_t y_stride);
     void (*chain)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                   const void *const *inputs, const int *input_steps, int32_t input_count,
-                  int32_t leaf_count, void *out);
+                  int32_t leaf_count, void *out, bool stream_out);
     void (*chain_sum)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                       const void *const *inputs, const int *input_steps, int32_t input_count,
                       int32_t leaf_count, void *sum);

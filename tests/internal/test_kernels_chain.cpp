@@ -185,8 +185,15 @@ void check_program(const Program &p, const std::vector<int> &steps, double lo, d
                 Buffer want = passes(t, p, n, ptrs, steps);
                 Buffer out(dt, n, misalign);
                 t->chain(dt, n, code.data(), int32_t(code.size()), data.data(), steps.data(),
-                         int32_t(p.inputs.size()), compiler.leaves(), out.data());
+                         int32_t(p.inputs.size()), compiler.leaves(), out.data(), false);
                 expect_bitwise(out, want.data(), what);
+                // Past the cache: the same bits, whole blocks streamed where the output is
+                // aligned to a vector and stored where it is not, nothing written past the end.
+                Buffer streamed(dt, n, misalign);
+                t->chain(dt, n, code.data(), int32_t(code.size()), data.data(), steps.data(),
+                         int32_t(p.inputs.size()), compiler.leaves(), streamed.data(), true);
+                expect_bitwise(streamed, want.data(), what + " streamed");
+                if (!streamed.guard_intact()) fail_msg("%s: streamed past the end", what.c_str());
 
                 Buffer ref(dt, n);
                 std::vector<Strided> views;
@@ -221,7 +228,7 @@ void check_program(const Program &p, const std::vector<int> &steps, double lo, d
                     Buffer same = in[0];
                     data[0] = same.data();
                     t->chain(dt, n, code.data(), int32_t(code.size()), data.data(), steps.data(),
-                             int32_t(p.inputs.size()), compiler.leaves(), same.data());
+                             int32_t(p.inputs.size()), compiler.leaves(), same.data(), false);
                     expect_bitwise(same, want.data(), what + " in place");
                 }
             }
@@ -418,21 +425,22 @@ void test_run_chain_errors(void **) {
     int steps[2] = {1, 0};
     std::vector<ChainStep> ok = {step(Kind::Load, 0, 0), bin(Kind::Binary, BinaryFn::Add, 1),
                                  un(UnaryFn::Tanh)};
-    run_chain(NG_FLOAT32, 4, ok.data(), 3, in, steps, 2, 2, out);
+    run_chain(NG_FLOAT32, 4, ok.data(), 3, in, steps, 2, 2, out, false);
     assert_true(std::fabs(out[1] - std::tanh(3.0f)) < 1e-6f);
 
-    auto m = kt::expect_error(NG_ERR_DTYPE,
-                              [&] { run_chain(NG_INT32, 4, ok.data(), 3, in, steps, 2, 2, out); });
+    auto m = kt::expect_error(
+        NG_ERR_DTYPE, [&] { run_chain(NG_INT32, 4, ok.data(), 3, in, steps, 2, 2, out, false); });
     kt::expect_contains(m, "int32");
-    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT,
-                         [&] { run_chain(NG_FLOAT32, -1, ok.data(), 3, in, steps, 2, 2, out); });
+    m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
+        run_chain(NG_FLOAT32, -1, ok.data(), 3, in, steps, 2, 2, out, false);
+    });
     kt::expect_contains(m, "-1");
     kt::expect_error(NG_ERR_INTERNAL,
-                     [&] { run_chain(NG_FLOAT32, 4, ok.data(), 0, in, steps, 2, 2, out); });
+                     [&] { run_chain(NG_FLOAT32, 4, ok.data(), 0, in, steps, 2, 2, out, false); });
     auto bad = [&](std::vector<ChainStep> code, int32_t inputs, int32_t leaves, const char *part) {
         auto msg = kt::expect_error(NG_ERR_INTERNAL, [&] {
             run_chain(NG_FLOAT32, 4, code.data(), int32_t(code.size()), in, steps, inputs, leaves,
-                      out);
+                      out, false);
         });
         kt::expect_contains(msg, part);
     };
@@ -448,8 +456,9 @@ void test_run_chain_errors(void **) {
     bad({step(Kind::Load, 0, 0)}, 2, 1, "leaves");
     bad({step(Kind::Load, 0, 0)}, 2, kMaxChainLeaves + 1, "leaves");
     int two[2] = {1, 2};
-    m = kt::expect_error(NG_ERR_INTERNAL,
-                         [&] { run_chain(NG_FLOAT32, 4, ok.data(), 3, in, two, 2, 2, out); });
+    m = kt::expect_error(NG_ERR_INTERNAL, [&] {
+        run_chain(NG_FLOAT32, 4, ok.data(), 3, in, two, 2, 2, out, false);
+    });
     kt::expect_contains(m, "step 2");
 
     // run_chain_sum: the same checks under its own name, and the sum itself.

@@ -7,6 +7,7 @@
 
 #include "kernels/prepared.hpp"
 #include "kernels/scratch.hpp"
+#include "kernels/streaming.hpp"
 #include "test_kernels_support.hpp"
 
 using namespace ng::kernels;
@@ -780,6 +781,23 @@ void test_driver_errors(void **) {
     });
 }
 
+// Cache sizes as sysfs writes them, and the threshold above which an elementwise output is
+// written past the cache: the last-level cache's size, positive and the same at every call.
+void test_streaming_threshold(void **) {
+    assert_int_equal(parse_cache_size("32768K"), int64_t(32) << 20);
+    assert_int_equal(parse_cache_size("1M"), int64_t(1) << 20);
+    assert_int_equal(parse_cache_size("2G"), int64_t(2) << 30);
+    assert_int_equal(parse_cache_size("512"), 512);
+    assert_int_equal(parse_cache_size("48K "), 48 << 10);
+    for (const char *bad : {"", "K", "12X", "12K junk", "-4K", "99999999999999999999K"})
+        if (parse_cache_size(bad) != 0) fail_msg("parse_cache_size(\"%s\") is not 0", bad);
+    const int64_t llc = last_level_cache_bytes();
+    assert_true(llc > 0);
+    assert_int_equal(last_level_cache_bytes(), llc);
+    assert_false(streams_output(llc));
+    assert_true(streams_output(llc + 1));
+}
+
 void test_no_allocation_after_warm_up(void **) {
     // A computation lends its scratch to the thread that runs it; the test thread does the same.
     Scratch scratch;
@@ -837,6 +855,7 @@ int main() {
         cmocka_unit_test(test_prepared_plans_rerun),
         cmocka_unit_test(test_prepared_plan_errors),
         cmocka_unit_test(test_driver_errors),
+        cmocka_unit_test(test_streaming_threshold),
         cmocka_unit_test(test_no_allocation_after_warm_up),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

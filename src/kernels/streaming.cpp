@@ -1,0 +1,58 @@
+#include "kernels/streaming.hpp"
+
+#include <cctype>
+#include <fstream>
+
+namespace ng::kernels {
+
+int64_t parse_cache_size(const std::string &text) {
+    size_t at = 0;
+    int64_t value = 0;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) {
+        if (value > (int64_t(1) << 40)) return 0;  // no cache is a terabyte
+        value = value * 10 + (text[at++] - '0');
+    }
+    if (at == 0) return 0;
+    int64_t unit = 1;
+    if (at < text.size()) {
+        const char suffix = text[at];
+        const int shift = suffix == 'K' ? 10 : suffix == 'M' ? 20 : suffix == 'G' ? 30 : -1;
+        if (shift >= 0) {
+            unit = int64_t(1) << shift;
+            ++at;
+        }
+    }
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    return at == text.size() ? value * unit : 0;
+}
+
+namespace {
+
+int64_t read_last_level_cache_bytes() {
+    int best_level = 0;
+    int64_t best = 0;
+    // index0, index1, ... until one is missing; a machine has a handful.
+    for (int index = 0; index < 16; ++index) {
+        const std::string dir =
+            "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+        std::ifstream level_file(dir + "level"), size_file(dir + "size");
+        int level = 0;
+        std::string size_text;
+        if (!(level_file >> level) || !std::getline(size_file, size_text)) break;
+        const int64_t size = parse_cache_size(size_text);
+        if (size > 0 && (level > best_level || (level == best_level && size > best))) {
+            best_level = level;
+            best = size;
+        }
+    }
+    return best > 0 ? best : int64_t(32) << 20;
+}
+
+}  // namespace
+
+int64_t last_level_cache_bytes() {
+    static const int64_t bytes = read_last_level_cache_bytes();
+    return bytes;
+}
+
+}  // namespace ng::kernels
