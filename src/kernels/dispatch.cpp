@@ -146,12 +146,12 @@ void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shif
 }
 
 void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x, int64_t x_stride,
-                  void *y, int64_t y_stride) {
+                  void *y, int64_t y_stride, bool stream_out) {
     check_common("softmax_rows", dt, n);
     if (!dtype_is_float(dt))
         throw dtype_error("softmax_rows needs float32 or float64, not ", dtype_name(dt));
     if (rows < 0) throw invalid_argument("softmax_rows: negative row count ", rows);
-    vector_table().softmax_rows(dt, log, rows, n, x, x_stride, y, y_stride);
+    vector_table().softmax_rows(dt, log, rows, n, x, x_stride, y, y_stride, stream_out);
 }
 
 bool chain_supports(UnaryFn f) {

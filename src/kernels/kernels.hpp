@@ -79,8 +79,10 @@ void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shif
 // Softmax (log: log-softmax) of `rows` rows of n contiguous values of a float dtype, row r from
 // x + r * x_stride into y + r * y_stride (strides in elements; y may be x): max, exponentials and
 // their sum (blocks of values summed pairwise), then the scaling, while the row is in the cache.
+// stream_out: y is written with stores that bypass the cache where a row allows it (an output of
+// at least half the last-level cache, kernels/streaming.hpp), and is in memory on return.
 void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x, int64_t x_stride,
-                  void *y, int64_t y_stride);
+                  void *y, int64_t y_stride, bool stream_out);
 // A float chain evaluated a few vectors at a time in registers (run_chain): one running value,
 // the accumulator, goes through the steps; its operands are leaves. Leaves 0..inputs-1 are the
 // chain's inputs (arrays or one broadcast value), the others temporaries that a Save fills
@@ -107,8 +109,8 @@ bool chain_supports(BinaryFn f);
 // accumulator written out) for a float dtype. inputs[l] / input_steps[l] (1 = array, 0 = one
 // value) for the leaves l < input_count; leaves input_count..leaf_count-1 are temporaries. `out`
 // may be one of the input arrays (in place), not overlap one otherwise. stream_out: `out` is
-// written with stores that bypass the cache where it is aligned to a vector (an output larger
-// than the last-level cache, kernels/streaming.hpp), and is in memory when run_chain returns.
+// written with stores that bypass the cache where it is aligned to a vector (an output of at
+// least half the last-level cache, kernels/streaming.hpp), and is in memory on return.
 void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
                const int *input_steps, int32_t input_count, int32_t leaf_count, void *out,
                bool stream_out);

@@ -17,6 +17,7 @@
 #include "kernels/iteration.hpp"
 #include "kernels/parallel.hpp"
 #include "kernels/scratch.hpp"
+#include "kernels/streaming.hpp"
 
 namespace ng::kernels {
 namespace {
@@ -37,13 +38,16 @@ struct SoftmaxRun {
         // Contiguous rows one stride apart (kept coalesced to one dimension, or a single row):
         // each thread's rows go to the kernel in one call.
         bool strided_rows = in_place && kept <= 1;
+        // Such rows stream a large output past the cache (kernels/streaming.hpp).
+        bool stream = strided_rows && streams_output(outputs * n * int64_t(size));
         for_items(pool, outputs, n, [&](int64_t begin, int64_t end) {
             if (strided_rows) {
                 int64_t x_stride = kept ? space.stride(1, 0) : 0;
                 int64_t y_stride = kept ? space.stride(0, 0) : 0;
                 return softmax_rows(dt, log, end - begin, n,
                                     advance(const_cast<char *>(in), begin * x_stride, size),
-                                    x_stride, advance(out, begin * y_stride, size), y_stride);
+                                    x_stride, advance(out, begin * y_stride, size), y_stride,
+                                    stream);
             }
             auto buffer = in_place
                               ? nullptr
@@ -56,14 +60,14 @@ struct SoftmaxRun {
                 char *y = advance(out, offsets[0], size);
                 const char *x = advance(const_cast<char *>(in), offsets[1], size);
                 if (in_place) {
-                    softmax_rows(dt, log, 1, n, x, 0, y, 0);
+                    softmax_rows(dt, log, 1, n, x, 0, y, 0, false);
                     continue;
                 }
                 for_reduced_runs(kept, [&](int64_t at, int64_t in_off, int64_t, int64_t len) {
                     gather(size, len, x + in_off * int64_t(size), space.last_stride(1),
                            buffer + at * size);
                 });
-                softmax_rows(dt, log, 1, n, buffer, 0, buffer, 0);
+                softmax_rows(dt, log, 1, n, buffer, 0, buffer, 0, false);
                 for_reduced_runs(kept, [&](int64_t at, int64_t, int64_t out_off, int64_t len) {
                     scatter(size, len, buffer + at * size, y + out_off * int64_t(size),
                             space.last_stride(0));

@@ -1,7 +1,8 @@
-// Which outputs a kernel writes with stores that bypass the cache (non-temporal stores). An output
-// larger than the last-level cache is evicted before anything reads it back, so caching it only
-// costs: the cache reads every line before the kernel overwrites it, a fifth of the memory traffic
-// of d = f(a, b, c) and a third of that of b = f(a).
+// Which outputs a kernel writes with stores that bypass the cache (non-temporal stores). The cache
+// reads every line before a kernel overwrites it: a fifth of the memory traffic of d = f(a, b, c),
+// a third of that of b = f(a). An output that fills half the last-level cache, written while an
+// input of its size is read, leaves little of either in the cache for what comes next, so that
+// read is all that caching it buys, and streaming it saves the read.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +18,10 @@ int64_t parse_cache_size(const std::string &text);
 // 32 MiB where the system does not say.
 int64_t last_level_cache_bytes();
 
-// Whether an output of `bytes` is streamed past the cache: when it is larger than the last-level
-// cache.
+// Whether an output of `bytes` is streamed past the cache: when it is at least half the
+// last-level cache.
 inline bool streams_output(int64_t bytes) {
-    return bytes > last_level_cache_bytes();
+    return bytes >= last_level_cache_bytes() / 2;
 }
 
 }  // namespace ng::kernels

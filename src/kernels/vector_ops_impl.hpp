@@ -339,6 +339,30 @@ inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
     return multiply_add(scale * r, q, scale);
 }
 
+// A non-temporal store of v to p (aligned to a vector): the line goes to memory through a
+// write-combining buffer, without the cache first reading it. Weakly ordered: a writer fences
+// (_mm_sfence) before anything else may read what it wrote.
+template <class Arch, class T>
+inline void store_streaming(T *p, xsimd::batch<T, Arch> v) {
+    constexpr bool is_float = std::is_same_v<T, float>;
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
+        if constexpr (is_float)
+            _mm512_stream_ps(p, v);
+        else
+            _mm512_stream_pd(p, v);
+    } else if constexpr (std::is_same_v<Arch, xsimd::sse2>) {
+        if constexpr (is_float)
+            _mm_stream_ps(p, v);
+        else
+            _mm_stream_pd(p, v);
+    } else {
+        if constexpr (is_float)
+            _mm256_stream_ps(p, v);
+        else
+            _mm256_stream_pd(p, v);
+    }
+}
+
 // ---- softmax rows ------------------------------------------------------------------------------
 
 // The widest spread max - min of a float softmax row for exp_narrow_float.
@@ -456,7 +480,8 @@ struct PairwiseBlocks {
 
 // Sum of exp(x[i] - m) over the row; writes the exponentials to e unless it is null. Blocks of
 // kSumBlock values go to two vector accumulators, blocks are combined pairwise. `ahead`: null or
-// the row read next (n values of T), fetched into the cache one line per line of x.
+// the row read next (n values of T), fetched into the cache one line per line of x; with it,
+// `ahead_out`: null or the row written next, fetched for writing.
 template <class Arch, class T, RowExp Kind>
 inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *ahead_out) {
     using B = xsimd::batch<T, Arch>;
@@ -473,7 +498,7 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *
             if (ahead)
                 for (int64_t l = 0; l < 2 * W; l += kLine) {
                     __builtin_prefetch(ahead + j + l);
-                    __builtin_prefetch(ahead_out + j + l, 1);
+                    if (ahead_out) __builtin_prefetch(ahead_out + j + l, 1);
                 }
             B v0 = row_exp<Arch, T, Kind>(B::load_unaligned(x + j) - shift);
             B v1 = row_exp<Arch, T, Kind>(B::load_unaligned(x + j + W) - shift);
@@ -489,7 +514,7 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *
     if (ahead)
         for (int64_t l = i; l < n; l += kLine) {
             __builtin_prefetch(ahead + l);
-            __builtin_prefetch(ahead_out + l, 1);
+            if (ahead_out) __builtin_prefetch(ahead_out + l, 1);
         }
     // The last partial block: whole vectors, then the tail padded with m (a value both
     // exponentials take) through the same vector code, the padding's exponentials set to 0.
@@ -526,20 +551,30 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *
 // fetches the next one into the cache while it computes its exponentials, and its last pass
 // runs in one loop with the next row's first (row_range_finishing) unless its output overlaps
 // the next row (rows closer than n apart, in place: then the next row reads what this one wrote).
+//
+// stream_out (an output larger than half the last-level cache, kernels/streaming.hpp): a row of
+// at most kStreamedRowBytes whose output is aligned to a vector keeps its exponentials in a
+// buffer on the stack instead of y, and the last pass writes y with stores that bypass the cache,
+// so that the cache never reads y's lines (a third of the memory traffic); a fence at the end.
+constexpr int64_t kStreamedRowBytes = 16384;
+
 template <class Arch, class T>
 void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x_stride, T *y,
-                        int64_t y_stride) {
+                        int64_t y_stride, bool stream_out) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
     if (rows <= 0) return;
+    alignas(64) T row_buffer[kStreamedRowBytes / sizeof(T)];
+    const bool stream_rows = stream_out && n * int64_t(sizeof(T)) <= kStreamedRowBytes;
     RowRange<T> range = row_range<Arch>(x, n);
     for (int64_t r = 0; r < rows; ++r) {
         const T *xr = x + r * x_stride;
         T *yr = y + r * y_stride;
         const T *ahead = r + 1 < rows ? xr + x_stride : nullptr;
         const T m = range.max;
-        T *e = log ? nullptr : yr;
-        const T *ahead_out = ahead ? yr + y_stride : nullptr;
+        const bool stream = stream_rows && reinterpret_cast<uintptr_t>(yr) % sizeof(B) == 0;
+        T *e = log ? nullptr : stream ? row_buffer : yr;
+        const T *ahead_out = ahead && !stream ? yr + y_stride : nullptr;
         // Most rows (a network's logits) lie within the narrow range: their exponentials need
         // neither clamping nor a two-part ln2. Not for NaN or infinite spreads (false here).
         T total;
@@ -563,21 +598,25 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
             for (; i < n; ++i) finish_one(i);
             if (ahead) range = row_range<Arch>(ahead, n);
         };
+        const auto put = [&](int64_t i, B v) {
+            if (stream)
+                store_streaming<Arch>(yr + i, v);
+            else
+                v.store_unaligned(yr + i);
+        };
         if (!log) {
             const T inv_one = T(1) / total;
             const B inv(inv_one);
-            finish([&](int64_t i) { (B::load_unaligned(yr + i) * inv).store_unaligned(yr + i); },
-                   [&](int64_t i) { yr[i] = yr[i] * inv_one; });
+            finish([&](int64_t i) { put(i, B::load_unaligned(e + i) * inv); },
+                   [&](int64_t i) { yr[i] = e[i] * inv_one; });
         } else {
             const T lse = T(__builtin_log(double(total)));
             const B shift(m), sub(lse);
-            finish(
-                [&](int64_t i) {
-                    ((B::load_unaligned(xr + i) - shift) - sub).store_unaligned(yr + i);
-                },
-                [&](int64_t i) { yr[i] = (xr[i] - m) - lse; });
+            finish([&](int64_t i) { put(i, (B::load_unaligned(xr + i) - shift) - sub); },
+                   [&](int64_t i) { yr[i] = (xr[i] - m) - lse; });
         }
     }
+    if (stream_rows) _mm_sfence();
 }
 
 // ---- float unary -----------------------------------------------------------------------------
@@ -1024,30 +1063,6 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
 // (Sum).
 enum class ChainOut { Store, Stream, Sum };
 
-// A non-temporal store of v to p (aligned to a vector): the line goes to memory through a
-// write-combining buffer, without the cache first reading it. Weakly ordered: a writer fences
-// (_mm_sfence) before anything else may read what it wrote.
-template <class Arch, class T>
-inline void store_streaming(T *p, xsimd::batch<T, Arch> v) {
-    constexpr bool is_float = std::is_same_v<T, float>;
-    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
-        if constexpr (is_float)
-            _mm512_stream_ps(p, v);
-        else
-            _mm512_stream_pd(p, v);
-    } else if constexpr (std::is_same_v<Arch, xsimd::sse2>) {
-        if constexpr (is_float)
-            _mm_stream_ps(p, v);
-        else
-            _mm_stream_pd(p, v);
-    } else {
-        if constexpr (is_float)
-            _mm256_stream_ps(p, v);
-        else
-            _mm256_stream_pd(p, v);
-    }
-}
-
 // One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
 // accumulators, stored to o (Stream: past the cache, o aligned; Sum: added to the K aligned
 // vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The pointers come in as
@@ -1446,12 +1461,12 @@ struct Primitives {
     }
 
     static void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x,
-                             int64_t x_stride, void *y, int64_t y_stride) {
+                             int64_t x_stride, void *y, int64_t y_stride, bool stream_out) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
             if constexpr (is_float_v<T>)
                 softmax_rows_typed<Arch>(log, rows, n, static_cast<const T *>(x), x_stride,
-                                         static_cast<T *>(y), y_stride);
+                                         static_cast<T *>(y), y_stride, stream_out);
             else
                 bad_kernel_request("softmax_rows");
         });

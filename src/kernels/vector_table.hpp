@@ -45,7 +45,7 @@ struct VectorTable {
     void (*exp_shifted)(DType dt, int64_t n, const void *x, const void *shift, int shift_step,
                         void *out);
     void (*softmax_rows)(DType dt, bool log, int64_t rows, int64_t n, const void *x,
-                         int64_t x_stride, void *y, int64_t y_stride);
+                         int64_t x_stride, void *y, int64_t y_stride, bool stream_out);
     void (*chain)(DType dt, int64_t n, const ChainStep *code, int32_t count,
                   const void *const *inputs, const int *input_steps, int32_t input_count,
                   int32_t leaf_count, void *out, bool stream_out);

@@ -669,7 +669,8 @@ void test_softmax_rows(void **) {
                                 }
                             }
                             Buffer &out = in_place ? x : y;
-                            t->softmax_rows(dt, log, rows, n, x.data(), stride, out.data(), stride);
+                            t->softmax_rows(dt, log, rows, n, x.data(), stride, out.data(), stride,
+                                            false);
                             double tol = dt == NG_FLOAT32 ? 1e-6 : 1e-13;
                             double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
                             // Results below the smallest normal may come out as 0.
@@ -705,7 +706,7 @@ void test_softmax_rows(void **) {
                 auto run = [&](std::vector<double> values) {
                     Buffer x(dt, n), y(dt, n);
                     for (int64_t i = 0; i < n; ++i) x.set(i, values[size_t(i)]);
-                    t->softmax_rows(dt, log, 1, n, x.data(), 0, y.data(), 0);
+                    t->softmax_rows(dt, log, 1, n, x.data(), 0, y.data(), 0, false);
                     std::vector<double> r(static_cast<size_t>(n));
                     for (int64_t i = 0; i < n; ++i) r[size_t(i)] = y.get(i);
                     return r;
@@ -761,15 +762,15 @@ void test_softmax_rows(void **) {
                 }
             }
     float x[2] = {0, 0}, y[2];
-    softmax_rows(NG_FLOAT32, false, 1, 2, x, 0, y, 0);
+    softmax_rows(NG_FLOAT32, false, 1, 2, x, 0, y, 0, false);
     assert_true(y[0] == 0.5f && y[1] == 0.5f);
-    softmax_rows(NG_FLOAT32, false, 0, 2, x, 0, nullptr, 0);  // no rows: nothing written
+    softmax_rows(NG_FLOAT32, false, 0, 2, x, 0, nullptr, 0, false);  // no rows: nothing written
     int32_t i[2] = {1, 2};
-    kt::expect_error(NG_ERR_DTYPE, [&] { softmax_rows(NG_INT32, false, 1, 2, i, 0, i, 0); });
+    kt::expect_error(NG_ERR_DTYPE, [&] { softmax_rows(NG_INT32, false, 1, 2, i, 0, i, 0, false); });
     kt::expect_error(NG_ERR_INVALID_ARGUMENT,
-                     [&] { softmax_rows(NG_FLOAT32, false, 1, -1, x, 0, y, 0); });
+                     [&] { softmax_rows(NG_FLOAT32, false, 1, -1, x, 0, y, 0, false); });
     kt::expect_error(NG_ERR_INVALID_ARGUMENT,
-                     [&] { softmax_rows(NG_FLOAT32, false, -1, 2, x, 0, y, 0); });
+                     [&] { softmax_rows(NG_FLOAT32, false, -1, 2, x, 0, y, 0, false); });
 }
 
 // gemv_transposed (y = alpha x^T a + beta y) on every table against a double loop: rows of a
@@ -836,7 +837,7 @@ void test_softmax_rows_mixed(void **) {
                         x.set(r * stride + i, x.get(r * stride + i) * (r % 2 ? 200 : 10));
                 x.set(3 * stride + 150, NAN);
                 x.set(5 * stride + n - 1, INFINITY);
-                t->softmax_rows(dt, log, rows, n, x.data(), stride, y.data(), stride);
+                t->softmax_rows(dt, log, rows, n, x.data(), stride, y.data(), stride, false);
                 const double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
                 const double tol = dt == NG_FLOAT32 ? 1e-6 : 1e-13;
                 const double tiny = dt == NG_FLOAT32 ? 0x1p-126 : 0x1p-1022;
@@ -866,7 +867,7 @@ void test_softmax_rows_mixed(void **) {
                     Buffer alone(dt, n);
                     const char *row = static_cast<const char *>(x.data()) +
                                       r * stride * int64_t(ng::dtype_size(dt));
-                    t->softmax_rows(dt, log, 1, n, row, 0, alone.data(), 0);
+                    t->softmax_rows(dt, log, 1, n, row, 0, alone.data(), 0, false);
                     for (int64_t i = 0; i < n; ++i) {
                         double g = y.get(r * stride + i), w = alone.get(i);
                         if (!(g == w || (std::isnan(g) && std::isnan(w))))
@@ -879,11 +880,11 @@ void test_softmax_rows_mixed(void **) {
                 Buffer a(dt, span), b(dt, span);
                 kt::fill_random(a, 78, -8, 8);
                 for (int64_t i = 0; i < span; ++i) b.set(i, a.get(i));
-                t->softmax_rows(dt, log, rows, n, a.data(), half, a.data(), half);
+                t->softmax_rows(dt, log, rows, n, a.data(), half, a.data(), half, false);
                 const size_t size = ng::dtype_size(dt);
                 for (int64_t r = 0; r < rows; ++r) {
                     char *row = static_cast<char *>(b.data()) + r * half * int64_t(size);
-                    t->softmax_rows(dt, log, 1, n, row, 0, row, 0);
+                    t->softmax_rows(dt, log, 1, n, row, 0, row, 0, false);
                 }
                 for (int64_t i = 0; i < span; ++i)
                     if (!(a.get(i) == b.get(i)))
@@ -892,6 +893,49 @@ void test_softmax_rows_mixed(void **) {
                             "row %.17g",
                             what.c_str(), (long long)i, a.get(i), b.get(i));
             }
+}
+
+// Rows written past the cache (stream_out) against the same rows stored: bit for bit, for rows
+// aligned to a vector and not (a stride of n + 5), rows short and long, up to and past the
+// longest streamed row (16 KiB), in place and not, rows overlapping in place, nothing written
+// outside the rows.
+void test_softmax_rows_streamed(void **) {
+    for (auto *t : kt::tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64})
+            for (bool log : {false, true})
+                for (int64_t n : {1, 15, 16, 300, 1024, 2048, 4096, 5000})
+                    for (int64_t pad : {0, 5})
+                        for (bool in_place : {false, true}) {
+                            const int64_t rows = 3, stride = n + pad;
+                            std::string what =
+                                label(t, log ? "log softmax_rows" : "softmax_rows", dt, n) +
+                                " streamed, stride " + std::to_string(stride) +
+                                (in_place ? ", in place" : "");
+                            Buffer x(dt, rows * stride), stored(dt, rows * stride),
+                                streamed(dt, rows * stride);
+                            kt::fill_random(x, uint32_t(n + pad), -20, 20);
+                            for (int64_t i = 0; i < rows * stride; ++i) {
+                                stored.set(i, in_place ? x.get(i) : 7);
+                                streamed.set(i, in_place ? x.get(i) : 7);
+                            }
+                            const void *from_stored = in_place ? stored.data() : x.data();
+                            const void *from_streamed = in_place ? streamed.data() : x.data();
+                            t->softmax_rows(dt, log, rows, n, from_stored, stride, stored.data(),
+                                            stride, false);
+                            t->softmax_rows(dt, log, rows, n, from_streamed, stride,
+                                            streamed.data(), stride, true);
+                            kt::expect_same(streamed, stored, 0, what);
+                        }
+    // Overlapping in place (rows half a row apart): each row reads what the one before wrote.
+    for (auto *t : kt::tables()) {
+        const int64_t rows = 5, n = 1024, half = n / 2, span = half * (rows - 1) + n;
+        Buffer a(NG_FLOAT32, span), b(NG_FLOAT32, span);
+        kt::fill_random(a, 79, -8, 8);
+        for (int64_t i = 0; i < span; ++i) b.set(i, a.get(i));
+        t->softmax_rows(NG_FLOAT32, false, rows, n, a.data(), half, a.data(), half, false);
+        t->softmax_rows(NG_FLOAT32, false, rows, n, b.data(), half, b.data(), half, true);
+        kt::expect_same(b, a, 0, label(t, "softmax_rows streamed overlapping rows", NG_FLOAT32, n));
+    }
 }
 
 void test_level1_errors(void **) {
@@ -950,6 +994,7 @@ int main() {
         cmocka_unit_test(test_exp_shifted),
         cmocka_unit_test(test_softmax_rows),
         cmocka_unit_test(test_softmax_rows_mixed),
+        cmocka_unit_test(test_softmax_rows_streamed),
         cmocka_unit_test(test_gemv_transposed),
         cmocka_unit_test(test_level1_errors),
     };
