@@ -304,16 +304,16 @@ inline xsimd::batch<float, Arch> exp2_fraction(xsimd::batch<int32_t, Arch> index
 }
 
 // exp(x) for float -87 <= x <= 0 or NaN, where softmax knows the row's values lie within 87 of
-// its max. x = (16 k + j) ln2 / 16 + r with |r| <= ln2 / 32 (8 and ln2 / 16 for the 8 lanes of
-// AVX2), exp(x) = 2^k 2^(j/16) exp(r): 2^(j/16) from a table in a register, 2^k added to its
-// exponent (k >= -126 keeps it a normal float), exp(r) from its Taylor series to r^3 (truncation
-// below 1e-8 relative; to r^4 for AVX2), in six fused multiply-adds and products where the
-// polynomial of exp_nonpositive_float takes nine: 25% less time for softmax's exponentials and
-// their sum on an AVX-512 Zen 4 core. r = x - k ln2 / 16 with one constant in one fused operation:
-// the float ln2 / 16 is off by 1.2e-10, so r is off by at most 2016 times that (2.4e-7 at x = -87),
-// far inside softmax's own error (a float sum of n values, and x - max rounded to eps |x - max|).
-// Within 1.1 ulp of exp in double for -5 <= x <= 0, within 4.5 ulp down to -87. A NaN x gives
-// NaN through r.
+// its max. x = K ln2 / 16 + r with K = 16 k + j the integer nearest 16 x / ln2 and |r| <= ln2 / 32,
+// so exp(x) = 2^k 2^(j/16) exp(r): 2^(j/16) from a table in a register, 2^k added to its exponent
+// (k >= -126 keeps it a normal float), exp(r) from its Taylor series to r^3 (truncation below 1e-8
+// relative). AVX2's eight lanes take a table of 2^(j/8), |r| <= ln2 / 16 and the series to r^4.
+// Six fused multiply-adds and products where the polynomial of exp_nonpositive_float takes nine:
+// 25% less time for softmax's exponentials and their sum on an AVX-512 Zen 4 core.
+// r = x - K ln2 / 16 with one constant in one fused operation: the float ln2 / 16 is off by
+// 1.2e-10, so r is off by at most |K| times that (2.4e-7 at x = -87), far inside softmax's own
+// error (a float sum of n values, and x - max rounded to eps |x - max|). Within 1.1 ulp of exp in
+// double for -5 <= x <= 0 and 5 ulp down to -87, with either table. A NaN x gives NaN through r.
 template <class Arch>
 inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
     static_assert(kFusedMultiplyAdd<Arch>, "unfused, k ln2 would be rounded to 2^-18 of 87");
