@@ -5,8 +5,9 @@
 //  - every instruction-set table's chain against the same table's level-1 passes applied one
 //    instruction at a time over whole arrays: bitwise identical (each step rounds as its pass
 //    does), for both float dtypes, lengths around the block size, misaligned pointers, broadcast
-//    inputs, NaN, infinities and signed zeros, in place; and against the scalar reference
-//    (libm in double, rounded per instruction) within a relative tolerance;
+//    inputs, NaN, infinities and signed zeros, in place, and streamed past the cache; and
+//    against the scalar reference (libm in double, rounded per instruction) within a relative
+//    tolerance;
 //  - run_elementwise over strided, broadcast and reversed operands, where contiguous operands
 //    take the chain and gathered ones the tile passes: the same bits either way, and the same
 //    bits with no pool and with four threads;
