@@ -52,7 +52,7 @@ private:
     int64_t items_ = 0;          // (row, tile) pairs
     int64_t out_stride_ = 0;     // innermost
     bool empty_ = true;          // no points: nothing to do
-    bool stream_output_ = false;  // larger than the last-level cache (kernels/streaming.hpp)
+    bool stream_output_ = false;  // streamed past the cache (kernels/streaming.hpp)
 };
 
 // out = f over a program's values (run_reduce).

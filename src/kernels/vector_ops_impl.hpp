@@ -196,20 +196,29 @@ constexpr bool kFusedMultiplyAdd = !std::is_same_v<Arch, xsimd::sse2>;
 // [-127, 128] (2^-127 comes out as +0). k is rounded by adding 1.5 * 2^23 + 127 (a float of that
 // size has no fraction bits), which leaves k + 127 in the low bits of the sum, ready to be shifted
 // into the exponent field: two instructions fewer than a conversion to integers and back.
+// OnePart, where multiply-adds are fused: r = t - k ln2 in one fused operation with the float ln2
+// instead (k ln2 is not rounded, and the float ln2 is 1.9e-9 off, so r is off by k 1.9e-9), for
+// callers that this error does not reach; unfused (SSE2), k ln2 would be rounded, so the two
+// parts stay.
 template <class Arch>
 struct Ln2Reduced {
     xsimd::batch<float, Arch> two_k;
     xsimd::batch<float, Arch> r;
 };
-template <class Arch>
+template <class Arch, bool OnePart = false>
 inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
     const B magic(12582912.f + 127.f);
     const B biased = multiply_add(t, B(1.44269504088896341f), magic);
     const B k = biased - magic;
-    B r = multiply_add(k, B(-0.693359375f), t);
-    r = multiply_add(k, B(2.12194440e-4f), r);
+    B r;
+    if constexpr (OnePart && kFusedMultiplyAdd<Arch>) {
+        r = multiply_add(k, B(-0.693147180559945309f), t);
+    } else {
+        r = multiply_add(k, B(-0.693359375f), t);
+        r = multiply_add(k, B(2.12194440e-4f), r);
+    }
     return {xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23), r};
 }
 
@@ -223,28 +232,17 @@ inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
 // float and 2^k stays finite. Within 2 ulp of tanh in double over a dense sweep of float32
 // (test_tanh_float_sweep).
 //
-// With fused multiply-adds, r = t - k ln2 takes one float ln2 in one operation instead of
-// reduce_by_ln2's two: that ln2 is 1.9e-9 off, so r is off by k 1.9e-9, which moves tanh by less
-// than 0.1 ulp for every k (tanh depends less on e the larger e is). The two changes take 12% off
-// the time of a vector of tanh on an AVX-512 Zen 4 core. Without fused operations (SSE2) k ln2
-// would be rounded, so r takes reduce_by_ln2's two parts.
+// The reduction takes reduce_by_ln2's one part where multiply-adds are fused: r off by
+// k 1.9e-9 moves tanh by less than 0.1 ulp for every k (tanh depends less on e the larger e is).
+// The fitted q and the one-part reduction take 12% off the time of a vector of tanh on an
+// AVX-512 Zen 4 core.
 template <class Arch>
 inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
-    using I = xsimd::batch<int32_t, Arch>;
     B a = xsimd::abs(x);
     // min(40, NaN) is NaN: the x86 min returns its second operand when either is NaN, and NaN
     // then flows through every step below.
-    const B t = xsimd::min(B(40.f), a + a);
-    Ln2Reduced<Arch> red;
-    if constexpr (kFusedMultiplyAdd<Arch>) {
-        const B magic(12582912.f + 127.f);
-        const B biased = multiply_add(t, B(1.44269504088896341f), magic);
-        red.r = multiply_add(biased - magic, B(-0.693147180559945309f), t);
-        red.two_k = xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23);
-    } else {
-        red = reduce_by_ln2(t);
-    }
+    const Ln2Reduced<Arch> red = reduce_by_ln2<Arch, true>(xsimd::min(B(40.f), a + a));
     const B r = red.r;
     B q = B(0x1.9fed72p-13f);
     q = multiply_add(q, r, B(0x1.6d42b0p-10f));
@@ -552,7 +550,7 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *ahead, const T *
 // runs in one loop with the next row's first (row_range_finishing) unless its output overlaps
 // the next row (rows closer than n apart, in place: then the next row reads what this one wrote).
 //
-// stream_out (an output larger than half the last-level cache, kernels/streaming.hpp): a row of
+// stream_out (an output of at least half the last-level cache, kernels/streaming.hpp): a row of
 // at most kStreamedRowBytes whose output is aligned to a vector keeps its exponentials in a
 // buffer on the stack instead of y, and the last pass writes y with stores that bypass the cache,
 // so that the cache never reads y's lines (a third of the memory traffic); a fence at the end.
@@ -1059,8 +1057,8 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
 }
 
 // What a chain does with its values: stores them (Store), stores them past the cache to a
-// vector-aligned output (Stream, for outputs larger than the last-level cache), or adds them up
-// (Sum).
+// vector-aligned output (Stream, for outputs of at least half the last-level cache), or adds them
+// up (Sum).
 enum class ChainOut { Store, Stream, Sum };
 
 // One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
