@@ -3,8 +3,9 @@
  * change the weights between runs in every way a program can - ng_transformer_set_value(), a run
  * of another computation assigning them, ng_transformer_load() - and check that each run computes
  * with the current weights, against a double loop: with every transpose of either operand, on one
- * thread and on two (a product large enough to split over them). Small integer values keep every
- * float32 sum exact, so results are compared exactly. */
+ * thread and on two (a product large enough to split over them). Batch-1 layers, which run as
+ * matrix-vector products split over the threads instead, are checked the same way. Small integer
+ * values keep every float32 sum exact, so results are compared exactly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,6 +155,18 @@ static void test_weights_change_between_runs_two_threads(void **state) {
     }
 }
 
+/* Products with one row (a batch-1 layer: 1 x 784 by 784 x 512) or one column (600 x 200 by
+ * 200 x 1), large enough to split over two threads, with every transpose. */
+static void test_batch_one_layers_two_threads(void **state) {
+    (void)state;
+    for (int xt = 0; xt < 2; ++xt)
+        for (int wt = 0; wt < 2; ++wt) {
+            Layer row = {1, 784, 512, xt, wt, 2}, column = {600, 200, 1, xt, wt, 2};
+            check_layer(&row);
+            check_layer(&column);
+        }
+}
+
 /* A constant right-hand matrix (never written) and a bias and ReLU after the product: a bias per
  * column (added as the product is stored) and a bias per row (copied over the product first). */
 static void check_bias_and_relu(int bias_per_row) {
@@ -208,6 +221,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_weights_change_between_runs),
         cmocka_unit_test(test_weights_change_between_runs_two_threads),
+        cmocka_unit_test(test_batch_one_layers_two_threads),
         cmocka_unit_test(test_constant_weights_with_bias_and_relu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "kernels/kernels.hpp"
+#include "kernels/parallel.hpp"
 #include "kernels/vector_table.hpp"
 
 namespace ng::kernels {
@@ -47,51 +48,99 @@ int64_t integral(const char *name, double v) {
 // OpenBLAS (0.3.x, default build) runs a gemv on all its threads once the matrix has
 // kMatrixSplitAt elements or more. On products of a few hundred thousand elements (a batch-1 layer
 // of a network) waking those threads costs more than it saves: with two of them a 784x512 gemv
-// takes ~1.5x the time of one thread. Such a product is given to OpenBLAS in pieces of fewer
-// elements, which it then runs on the calling thread alone; past kPiecewiseUpTo elements (2 MiB of
-// float32, beyond the caches) its threads gain and the product goes whole.
+// takes ~1.5x the time of one thread. Such a product (up to kPiecewiseUpTo elements, 2 MiB of
+// float32; past that OpenBLAS's threads gain and the product goes to it whole) runs on the calling
+// thread or, from kParallelMinElements elements, on nanograph's pool when the caller gives one:
+// - transposed with a contiguous y (y = W^T x with W stored inputs x outputs), in the level-1
+//   gemv_transposed, which reads a and y once (a 784 x 512 layer: 17.5 us, OpenBLAS on one
+//   thread 17.7 us, on an AVX-512 Zen 4 core), in slices of columns over the pool;
+// - otherwise in pieces of fewer than kMatrixSplitAt elements, which OpenBLAS runs on the thread
+//   that calls it, when a piece has at least kMinPieceRows rows: in order on the calling thread
+//   when OpenBLAS has several threads (with one it takes the product whole); without a transpose
+//   each piece makes its own slice of y, so blocks of them can go over the pool.
 constexpr int64_t kMatrixSplitAt = 9216;
 constexpr int64_t kPiecewiseUpTo = int64_t(1) << 19;
 constexpr int64_t kMinPieceRows = 4;  // fewer rows per piece: the calls cost more than threads
 
-// Rows per piece of a rows x cols gemv matrix, or 0 when the product should go whole.
-int64_t piece_rows(int64_t rows, int64_t cols) {
-    if (rows * cols < kMatrixSplitAt || rows * cols > kPiecewiseUpTo) return 0;
-    if (openblas_get_num_threads() < 2) return 0;
-    int64_t per_piece = (kMatrixSplitAt - 1) / cols;
-    return per_piece >= kMinPieceRows ? per_piece : 0;
+// How a gemv of op(a) (rows x cols, row-major) into y (a stride incy apart) runs: OpenBLAS on the
+// whole, the level-1 kernel, or pieces of rows, each making its own slice of y (no transpose) or
+// adding its share to all of y (transposed).
+enum class GemvRoute { Whole, Columns, SlicePieces, SharedPieces };
+
+GemvRoute gemv_route(CBLAS_TRANSPOSE trans, int64_t rows, int64_t cols, int64_t incy) {
+    const int64_t elements = rows * cols;
+    if (elements < kMatrixSplitAt || elements > kPiecewiseUpTo) return GemvRoute::Whole;
+    if (trans == CblasTrans && incy == 1) return GemvRoute::Columns;
+    if ((kMatrixSplitAt - 1) / cols < kMinPieceRows) return GemvRoute::Whole;
+    return trans == CblasNoTrans ? GemvRoute::SlicePieces : GemvRoute::SharedPieces;
 }
 
-// cblas gemv (row-major) on matrix `a` of rows x cols, in pieces of rows when piece_rows says so
-// (transposed with a contiguous y: the level-1 gemv_transposed instead): y = alpha op(a) x + beta
-// y. Without transpose each piece makes its own slice of y; transposed, each piece adds its rows'
-// share to all of y (beta applies to the first piece only).
+// Columns per slice of the level-1 kernel's output over a pool: a multiple of every table's four
+// vectors (of float or double), so that each column is summed by the same code, and in the same
+// order, as when the product runs whole.
+constexpr int64_t kColumnsPerItem = 64;
+
+// Whether a route splits by slices of y, and the product is large enough to split over a pool.
+bool worth_splitting(GemvRoute route, int64_t rows, int64_t cols) {
+    return (route == GemvRoute::Columns || route == GemvRoute::SlicePieces) &&
+           rows * cols >= kParallelMinElements;
+}
+
+// cblas gemv (row-major) on matrix `a` of rows x cols, y = alpha op(a) x + beta y, on the route
+// gemv_route gives it, split over `pool` when it has several threads and worth_splitting says so.
+// Of shared pieces, beta applies to the first only.
 template <class T, class Gemv>
-void gemv_pieces(Gemv gemv, CBLAS_TRANSPOSE trans, int rows, int cols, T alpha, const T *a, int lda,
-                 const T *x, int incx, T beta, T *y, int incy) {
-    int64_t step = piece_rows(rows, cols);
-    if (step == 0) {
-        gemv(CblasRowMajor, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
-        return;
-    }
-    // Transposed, the pieces would each read and write all of y: the level-1 kernel reads a and y
-    // once on the calling thread instead (a 784 x 512 layer: 17.5 us against 19.5 us in pieces
-    // and 17.7 us for OpenBLAS on one thread, on an AVX-512 Zen 4 core).
-    if (trans == CblasTrans && incy == 1) {
-        constexpr DType dt = std::is_same_v<T, float> ? NG_FLOAT32 : NG_FLOAT64;
+void gemv_routed(Gemv gemv, CBLAS_TRANSPOSE trans, int rows, int cols, T alpha, const T *a, int lda,
+                 const T *x, int incx, T beta, T *y, int incy, ThreadPool *pool) {
+    constexpr DType dt = std::is_same_v<T, float> ? NG_FLOAT32 : NG_FLOAT64;
+    const GemvRoute route = gemv_route(trans, rows, cols, incy);
+    const bool split = pool && pool->size() > 1 && worth_splitting(route, rows, cols);
+    const int64_t step = (kMatrixSplitAt - 1) / cols;  // rows per piece
+    if (route == GemvRoute::Columns && split) {
+        const int64_t items = (cols + kColumnsPerItem - 1) / kColumnsPerItem;
+        for_items(pool, items, rows * kColumnsPerItem, [&](int64_t begin, int64_t end) {
+            const int64_t first = begin * kColumnsPerItem;
+            const int64_t count = std::min<int64_t>(end * kColumnsPerItem, cols) - first;
+            vector_table().gemv_transposed(dt, rows, count, alpha, a + first, lda, x, incx, beta,
+                                           y + first);
+        });
+    } else if (route == GemvRoute::Columns) {
         vector_table().gemv_transposed(dt, rows, cols, alpha, a, lda, x, incx, beta, y);
-        return;
+    } else if (route == GemvRoute::SlicePieces && split) {
+        for_items(pool, rows, cols, [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; r += step)
+                gemv(CblasRowMajor, trans, int(std::min<int64_t>(step, end - r)), cols, alpha,
+                     a + r * lda, lda, x, incx, beta, y + r * incy, incy);
+        });
+    } else if (route != GemvRoute::Whole && openblas_get_num_threads() > 1) {
+        for (int64_t r = 0; r < rows; r += step) {
+            int count = int(std::min<int64_t>(step, rows - r));
+            const T *piece = a + r * lda;
+            if (trans == CblasNoTrans)
+                gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x, incx, beta,
+                     y + r * incy, incy);
+            else
+                gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x + r * incx, incx,
+                     r == 0 ? beta : T(1), y, incy);
+        }
+    } else {
+        gemv(CblasRowMajor, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
     }
-    for (int64_t r = 0; r < rows; r += step) {
-        int count = int(std::min<int64_t>(step, rows - r));
-        const T *piece = a + r * lda;
-        if (trans == CblasNoTrans)
-            gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x, incx, beta, y + r * incy,
-                 incy);
-        else
-            gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x + r * incx, incx,
-                 r == 0 ? beta : T(1), y, incy);
-    }
+}
+
+// The matrix-vector product a product with one row (m == 1) or one column (n == 1) amounts to:
+// gemv of op(matrix) of rows x cols stored row-major, into y a stride incy apart.
+struct GemvForm {
+    bool matrix_is_a;  // n == 1: the matrix is A and x is B's column; m == 1: B and A's row
+    CBLAS_TRANSPOSE trans;
+    int64_t rows, cols, incy;
+};
+
+GemvForm gemv_form(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t ldc) {
+    if (m == 1)  // c[0, :] (n) = op(B)^T x: B stored n x k (tb) or k x n
+        return tb ? GemvForm{false, CblasNoTrans, n, k, 1} : GemvForm{false, CblasTrans, k, n, 1};
+    // c[:, 0] (m) = op(A) x: A stored k x m (ta) or m x k
+    return ta ? GemvForm{true, CblasTrans, k, m, ldc} : GemvForm{true, CblasNoTrans, m, k, ldc};
 }
 
 // A product with one row (m == 1) or one column (n == 1) is a matrix-vector product: OpenBLAS's
@@ -99,7 +148,7 @@ void gemv_pieces(Gemv gemv, CBLAS_TRANSPOSE trans, int rows, int cols, T alpha, 
 // for a single row). Returns false when the shape is not one of these.
 template <class T, class Gemv>
 bool as_gemv(Gemv gemv, bool ta, bool tb, int m, int n, int k, T alpha, const T *a, int lda,
-             const T *b, int ldb, T beta, T *c, int ldc) {
+             const T *b, int ldb, T beta, T *c, int ldc, ThreadPool *pool) {
     if (m != 1 && n != 1) return false;
     // beta = 0 ignores c, as gemm does; some BLAS versions' gemv scale c by 0 and keep its NaNs.
     if (beta == T(0)) {
@@ -108,19 +157,12 @@ bool as_gemv(Gemv gemv, bool ta, bool tb, int m, int n, int k, T alpha, const T 
         else
             for (int i = 0; i < m; ++i) c[int64_t(i) * ldc] = T(0);
     }
-    if (m == 1) {  // c[0, :] (n) = alpha * op(B)^T x + beta * c, x = the row op(A)[0, :] (k)
-        int incx = ta ? lda : 1;
-        if (tb)  // B is stored n x k
-            gemv_pieces<T>(gemv, CblasNoTrans, n, k, alpha, b, ldb, a, incx, beta, c, 1);
-        else  // B is stored k x n
-            gemv_pieces<T>(gemv, CblasTrans, k, n, alpha, b, ldb, a, incx, beta, c, 1);
-    } else {  // c[:, 0] (m) = alpha * op(A) x + beta * c, x = the column op(B)[:, 0] (k)
-        int incx = tb ? 1 : ldb;
-        if (ta)  // A is stored k x m
-            gemv_pieces<T>(gemv, CblasTrans, k, m, alpha, a, lda, b, incx, beta, c, ldc);
-        else  // A is stored m x k
-            gemv_pieces<T>(gemv, CblasNoTrans, m, k, alpha, a, lda, b, incx, beta, c, ldc);
-    }
+    const GemvForm f = gemv_form(ta, tb, m, n, k, ldc);
+    // x: the row op(A)[0, :] or the column op(B)[:, 0], k elements.
+    const T *x = f.matrix_is_a ? b : a;
+    const int incx = f.matrix_is_a ? (tb ? 1 : ldb) : (ta ? lda : 1);
+    gemv_routed<T>(gemv, f.trans, int(f.rows), int(f.cols), alpha, f.matrix_is_a ? a : b,
+                   f.matrix_is_a ? lda : ldb, x, incx, beta, c, int(f.incy), pool);
     return true;
 }
 
@@ -132,9 +174,20 @@ void check_leading_dimension(const char *fn, const char *name, int64_t ld, int64
                                row_length);
 }
 
+GemmThreads gemm_threads(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n,
+                         int64_t k, int64_t ldc) {
+    if (dt != NG_FLOAT32 && dt != NG_FLOAT64) return GemmThreads::Caller;
+    if ((m != 1 && n != 1) || k < 1) return GemmThreads::OpenBlas;
+    const GemvForm f = gemv_form(transpose_a, transpose_b, m, n, k, ldc);
+    const GemvRoute route = gemv_route(f.trans, f.rows, f.cols, f.incy);
+    if (worth_splitting(route, f.rows, f.cols)) return GemmThreads::Pool;
+    if (route != GemvRoute::Whole || f.rows * f.cols < kMatrixSplitAt) return GemmThreads::Caller;
+    return GemmThreads::OpenBlas;
+}
+
 void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
           double alpha, const void *a, int64_t lda, const void *b, int64_t ldb, double beta,
-          void *c, int64_t ldc) {
+          void *c, int64_t ldc, ThreadPool *pool) {
     check_dtype(dt, "gemm");
     if (m < 0 || n < 0 || k < 0)
         throw invalid_argument("gemm: negative size m=", m, " n=", n, " k=", k);
@@ -153,7 +206,7 @@ void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, in
         if (k > 0 &&
             as_gemv<float>(cblas_sgemv, transpose_a, transpose_b, im, in, ik, float(alpha),
                            static_cast<const float *>(a), int(lda), static_cast<const float *>(b),
-                           int(ldb), float(beta), static_cast<float *>(c), int(ldc)))
+                           int(ldb), float(beta), static_cast<float *>(c), int(ldc), pool))
             return;
         cblas_sgemm(CblasRowMajor, ta, tb, im, in, ik, float(alpha), static_cast<const float *>(a),
                     int(lda), static_cast<const float *>(b), int(ldb), float(beta),
@@ -163,7 +216,7 @@ void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, in
         if (k > 0 && as_gemv<double>(cblas_dgemv, transpose_a, transpose_b, im, in, ik, alpha,
                                      static_cast<const double *>(a), int(lda),
                                      static_cast<const double *>(b), int(ldb), beta,
-                                     static_cast<double *>(c), int(ldc)))
+                                     static_cast<double *>(c), int(ldc), pool))
             return;
         cblas_dgemm(CblasRowMajor, ta, tb, im, in, ik, alpha, static_cast<const double *>(a),
                     int(lda), static_cast<const double *>(b), int(ldb), beta,

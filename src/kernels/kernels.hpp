@@ -192,10 +192,19 @@ void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
 void check_leading_dimension(const char *fn, const char *name, int64_t ld, int64_t row_length);
 
 // C[M,N] = alpha * op(A) op(B) + beta * C through OpenBLAS (float32/float64); row-major, with
-// leading dimensions in elements. Other dtypes use a plain loop.
+// leading dimensions in elements. Other dtypes use a plain loop. A float product with one row or
+// one column of 65536 to 2^19 elements (a batch-1 layer) is split over `pool` when it has
+// several threads (gemm_threads says Pool); other products ignore it.
 void gemm(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k,
           double alpha, const void *a, int64_t lda, const void *b, int64_t ldb, double beta,
-          void *c, int64_t ldc);
+          void *c, int64_t ldc, ThreadPool *pool = nullptr);
+
+// Where gemm with these arguments runs: on the calling thread alone, on the threads of the pool it
+// is given (a matrix-vector product gemm splits itself), or in OpenBLAS, which may wake its own
+// threads (the caller then sends its pool's polling workers to rest, to leave them the cores).
+enum class GemmThreads { Caller, Pool, OpenBlas };
+GemmThreads gemm_threads(DType dt, bool transpose_a, bool transpose_b, int64_t m, int64_t n,
+                         int64_t k, int64_t ldc);
 
 // Copies src to dst elementwise over `shape` (both strided, same dtype).
 void copy_strided(DType dt, const std::vector<int64_t> &shape, const Strided &src,

@@ -65,12 +65,12 @@ double gemm_alpha(const Step &s, const std::vector<kernels::Strided> &inputs) {
 }
 
 void run_gemm(const Step &s, double alpha, const std::vector<kernels::Strided> &inputs,
-              const kernels::Strided &output) {
+              const kernels::Strided &output, ThreadPool *pool) {
     const int64_t row_bytes = s.ldc * static_cast<int64_t>(dtype_size(s.dtype));
     char *c = static_cast<char *>(output.data);
     if (s.k > 0)
         kernels::gemm(s.dtype, s.transpose_a, s.transpose_b, s.m, s.n, s.k, alpha, inputs[0].data,
-                      s.lda, inputs[1].data, s.ldb, s.beta, c, s.ldc);
+                      s.lda, inputs[1].data, s.ldb, s.beta, c, s.ldc, pool);
     else if (s.beta == 0)  // an empty sum, and beta = 0 ignores what C held (as BLAS does)
         for (int64_t i = 0; i < s.m; ++i) kernels::fill(s.dtype, s.n, 0.0, c + i * row_bytes);
     else if (s.beta != 1)
@@ -143,6 +143,10 @@ Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size()
                 p.packed = std::make_unique<Prepared::PackedB>();
                 p.packed->adds_bias = s.bias_input >= 0 && is_column_bias(s, p);
                 may_use_pool_ = true;  // the product splits its panels over the pool
+            } else {
+                p.gemm_threads = kernels::gemm_threads(s.dtype, s.transpose_a, s.transpose_b, s.m,
+                                                       s.n, s.k, s.ldc);
+                may_use_pool_ |= p.gemm_threads == kernels::GemmThreads::Pool;
             }
             if (s.bias_input >= 0 && !(p.packed && p.packed->adds_bias))  // copied over C
                 p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(s.bias_input), p.output);
@@ -157,7 +161,7 @@ Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size()
         case Step::Kind::Softmax:
             may_use_pool_ |= kernels::may_split(checked_numel(s.shape, "step shape"));
             break;
-        default: break;  // no pool: BLAS threads itself, the others run on the caller
+        default: break;  // Gemm: above; the others run on the caller
         }
         draws_random_ |= s.kind == Step::Kind::Random;
         prepared_.push_back(std::move(p));
@@ -210,8 +214,9 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         if (p.packed && s.k > 0)
             run_packed_gemm(s, p, gemm_alpha(s, p.inputs), pool);
         else {
-            if (pool) pool->rest_workers();  // OpenBLAS's threads take the cores
-            run_gemm(s, gemm_alpha(s, p.inputs), p.inputs, p.output);
+            if (pool && p.gemm_threads == kernels::GemmThreads::OpenBlas)
+                pool->rest_workers();  // OpenBLAS's threads take the cores
+            run_gemm(s, gemm_alpha(s, p.inputs), p.inputs, p.output, pool);
         }
         break;
     case Step::Kind::Fill: {

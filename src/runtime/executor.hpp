@@ -59,6 +59,8 @@ private:
             bool adds_bias = false;  // the fused bias is one value per column: added as C is stored
         };
         std::unique_ptr<PackedB> packed;
+        // Gemm steps through kernels::gemm: which threads it runs on.
+        kernels::GemmThreads gemm_threads = kernels::GemmThreads::Caller;
     };
     void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
     void run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool);
