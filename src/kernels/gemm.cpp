@@ -87,42 +87,37 @@ bool worth_splitting(GemvRoute route, int64_t rows, int64_t cols) {
 }
 
 // cblas gemv (row-major) on matrix `a` of rows x cols, y = alpha op(a) x + beta y, on the route
-// gemv_route gives it, split over `pool` when it has several threads and worth_splitting says so.
-// Of shared pieces, beta applies to the first only.
+// gemv_route gives it, its slices of y split over `pool` when worth_splitting says so (for_items
+// runs them on the calling thread without a pool of several threads). Of shared pieces, beta
+// applies to the first only.
 template <class T, class Gemv>
 void gemv_routed(Gemv gemv, CBLAS_TRANSPOSE trans, int rows, int cols, T alpha, const T *a, int lda,
                  const T *x, int incx, T beta, T *y, int incy, ThreadPool *pool) {
     constexpr DType dt = std::is_same_v<T, float> ? NG_FLOAT32 : NG_FLOAT64;
     const GemvRoute route = gemv_route(trans, rows, cols, incy);
-    const bool split = pool && pool->size() > 1 && worth_splitting(route, rows, cols);
+    ThreadPool *workers =
+        pool && pool->size() > 1 && worth_splitting(route, rows, cols) ? pool : nullptr;
     const int64_t step = (kMatrixSplitAt - 1) / cols;  // rows per piece
-    if (route == GemvRoute::Columns && split) {
+    // With one OpenBLAS thread and no workers, OpenBLAS takes pieces of rows whole.
+    const bool in_pieces = workers || openblas_get_num_threads() > 1;
+    if (route == GemvRoute::Columns) {
         const int64_t items = (cols + kColumnsPerItem - 1) / kColumnsPerItem;
-        for_items(pool, items, rows * kColumnsPerItem, [&](int64_t begin, int64_t end) {
+        for_items(workers, items, rows * kColumnsPerItem, [&](int64_t begin, int64_t end) {
             const int64_t first = begin * kColumnsPerItem;
             const int64_t count = std::min<int64_t>(end * kColumnsPerItem, cols) - first;
             vector_table().gemv_transposed(dt, rows, count, alpha, a + first, lda, x, incx, beta,
                                            y + first);
         });
-    } else if (route == GemvRoute::Columns) {
-        vector_table().gemv_transposed(dt, rows, cols, alpha, a, lda, x, incx, beta, y);
-    } else if (route == GemvRoute::SlicePieces && split) {
-        for_items(pool, rows, cols, [&](int64_t begin, int64_t end) {
+    } else if (route == GemvRoute::SlicePieces && in_pieces) {
+        for_items(workers, rows, cols, [&](int64_t begin, int64_t end) {
             for (int64_t r = begin; r < end; r += step)
                 gemv(CblasRowMajor, trans, int(std::min<int64_t>(step, end - r)), cols, alpha,
                      a + r * lda, lda, x, incx, beta, y + r * incy, incy);
         });
-    } else if (route != GemvRoute::Whole && openblas_get_num_threads() > 1) {
-        for (int64_t r = 0; r < rows; r += step) {
-            int count = int(std::min<int64_t>(step, rows - r));
-            const T *piece = a + r * lda;
-            if (trans == CblasNoTrans)
-                gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x, incx, beta,
-                     y + r * incy, incy);
-            else
-                gemv(CblasRowMajor, trans, count, cols, alpha, piece, lda, x + r * incx, incx,
-                     r == 0 ? beta : T(1), y, incy);
-        }
+    } else if (route == GemvRoute::SharedPieces && in_pieces) {
+        for (int64_t r = 0; r < rows; r += step)
+            gemv(CblasRowMajor, trans, int(std::min<int64_t>(step, rows - r)), cols, alpha,
+                 a + r * lda, lda, x + r * incx, incx, r == 0 ? beta : T(1), y, incy);
     } else {
         gemv(CblasRowMajor, trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
     }
