@@ -9,6 +9,7 @@ function(ng_label_tests_by_layer)
     "^internal_test_kernels_"             "kernels"
     "^internal_test_thread_pool$"         "kernels"
     "^internal_test_tensor_"              "core"
+    "^internal_test_passes_"              "passes,runtime"
     "^test_tensor"                        "core,capi"
     "^test_(jagged|shape|reshape)"        "core,capi"
     "^test_segment$"                      "graph,kernels,runtime"

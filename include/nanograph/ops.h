@@ -56,7 +56,9 @@ typedef struct ng_slice {
  * @param axes The axes (see the family's rules).
  * @param rank Number of axes.
  * @param data Dense row-major elements in the order of `axes` (numel * ng_dtype_size(dt) bytes),
- * copied; NULL means zeros. Bool elements are stored as 0/1.
+ * copied once into the graph; NULL means zeros. Bool elements are stored as 0/1. Computations
+ * compiled from the op read that copy in place and keep it alive after the graph is gone (those
+ * of a transformer with an allocator of its own copy it into that allocator's memory).
  * @return The new op, or NULL (see the family's rules).
  */
 NG_API ng_op_t *ng_constant(ng_graph_t *g, ng_dtype_t dt, const ng_axis_t *const *axes,

@@ -20,6 +20,8 @@ namespace ng::build {
 Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data,
                Op *initial_value);
 Op *constant(Graph &g, DType dt, const Axes &axes, const void *data);
+// The same, taking the elements (exactly the constant's size) without copying them.
+Op *constant(Graph &g, DType dt, const Axes &axes, std::vector<uint8_t> elements);
 Op *scalar(Graph &g, DType dt, double value);  // rank-0 constant of any dtype
 Op *placeholder(Graph &g, DType dt, const Axes &axes, Op *initial_value);
 Op *persistent_tensor(Graph &g, DType dt, const Axes &axes, Op *initial_value);

@@ -44,9 +44,33 @@ void check_initial_value(const Graph &g, DType dt, const Axes &axes, const Op *i
     positions_of(init->axes, axes, "the tensor");
 }
 
+// The size of the elements of a constant of `axes`.
+size_t constant_bytes(DType dt, const Axes &axes) {
+    return checked_bytes(checked_numel(axes_shape(axes), "constant"), dtype_size(dt), "constant");
+}
+
 // Bool elements are stored as 0/1 whatever nonzero byte the caller used.
 void normalize_bools(std::vector<uint8_t> &bytes) {
     for (uint8_t &b : bytes) b = b ? 1 : 0;
+}
+
+// An assignable tensor; a constant takes `elements` (ignored otherwise), which must be its
+// size: an empty vector for zeros is grown here.
+Op *add_assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags,
+                   std::vector<uint8_t> elements, Op *initial_value) {
+    auto op = make_op(OpKind::AssignableTensor, dt, axes, {});
+    op->attrs.flags = flags;
+    op->attrs.axes = axes;
+    op->initial_value = initial_value;
+    if (flags & kFlagConstant) {
+        const size_t bytes = constant_bytes(dt, axes);
+        if (elements.empty()) elements.resize(bytes);
+        if (elements.size() != bytes)
+            throw internal_error("a constant of ", bytes, " bytes was given ", elements.size());
+        if (dt == NG_BOOL) normalize_bools(elements);
+        op->attrs.data = SharedBytes(std::move(elements));
+    }
+    return g.add(std::move(op));
 }
 
 }  // namespace
@@ -57,23 +81,23 @@ Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void 
     check_flags(flags, data, initial_value);
     check_axes(g, axes);
     if (initial_value) check_initial_value(g, dt, axes, initial_value);
-
-    auto op = make_op(OpKind::AssignableTensor, dt, axes, {});
-    op->attrs.flags = flags;
-    op->attrs.axes = axes;
-    op->initial_value = initial_value;
-    if (flags & kFlagConstant) {
-        size_t bytes =
-            checked_bytes(checked_numel(axes_shape(axes), "constant"), dtype_size(dt), "constant");
-        op->attrs.data.resize(bytes);
-        if (data && bytes) std::memcpy(op->attrs.data.data(), data, bytes);
-        if (dt == NG_BOOL) normalize_bools(op->attrs.data);
+    std::vector<uint8_t> elements;
+    if ((flags & kFlagConstant) && data) {
+        const auto *first = static_cast<const uint8_t *>(data);
+        elements.assign(first, first + constant_bytes(dt, axes));
     }
-    return g.add(std::move(op));
+    return add_assignable(g, dt, axes, flags, std::move(elements), initial_value);
 }
 
 Op *constant(Graph &g, DType dt, const Axes &axes, const void *data) {
     return assignable(g, dt, axes, kFlagConstant | kFlagPersistent, data, nullptr);
+}
+
+Op *constant(Graph &g, DType dt, const Axes &axes, std::vector<uint8_t> elements) {
+    check_dtype(dt, "dtype");
+    check_axes(g, axes);
+    return add_assignable(g, dt, axes, kFlagConstant | kFlagPersistent, std::move(elements),
+                          nullptr);
 }
 
 Op *scalar(Graph &g, DType dt, double value) {

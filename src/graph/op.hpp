@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/dtype.hpp"
+#include "core/shared_bytes.hpp"
 
 namespace ng {
 
@@ -122,7 +123,7 @@ struct OpAttrs {
     // Argmax/Argmin: the reduced axis.
     const Axis *axis = nullptr;
     uint32_t flags = 0;             // AssignableTensor
-    std::vector<uint8_t> data;      // constant value, dense row-major in `axes` order
+    SharedBytes data;               // constant value, dense row-major in `axes` order
     std::vector<SliceSpec> slices;  // Slice
     std::vector<std::pair<int64_t, int64_t>> padding;  // Pad
     std::vector<double> parameters;  // Uniform: low, high; Normal: mean, standard deviation

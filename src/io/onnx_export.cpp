@@ -289,7 +289,7 @@ private:
 
     std::string emit_tensor(Op *op) {
         if (op->flags() & kFlagConstant) {
-            const std::vector<uint8_t> &d = op->attrs.data;
+            const SharedBytes &d = op->attrs.data;
             const size_t bytes = static_cast<size_t>(Layout{shape_of(op->axes), {}, 0}.numel()) *
                                  dtype_size(op->dtype);
             return initializer(op->name, op->dtype, shape_of(op->axes),

@@ -30,17 +30,31 @@ int32_t Lowering::new_arena_buffer(DType dt, int64_t numel) {
     return static_cast<int32_t>(plan.buffers.size() - 1);
 }
 
-int32_t Lowering::new_constant_buffer(DType dt, const std::vector<int64_t> &shape,
-                                      const void *data) {
+int32_t Lowering::add_constant_buffer(DType dt, std::shared_ptr<Storage> data) {
     Buffer b;
     b.kind = Buffer::Kind::Constant;
     b.dtype = dt;
-    b.bytes = checked_bytes(checked_numel(shape, "constant"), dtype_size(dt), "constant");
-    b.constant = Storage::allocate(b.bytes);
-    if (b.bytes) std::memcpy(b.constant->data(), data, b.bytes);
+    b.bytes = data->bytes();
+    b.constant = std::move(data);
     plan.buffers.push_back(std::move(b));
     writes_to_buffer.push_back(0);
     return static_cast<int32_t>(plan.buffers.size() - 1);
+}
+
+int32_t Lowering::new_constant_buffer(DType dt, const std::vector<int64_t> &shape,
+                                      const void *data) {
+    const size_t bytes =
+        checked_bytes(checked_numel(shape, "constant"), dtype_size(dt), "constant");
+    std::shared_ptr<Storage> copy = Storage::allocate(bytes);
+    if (bytes) std::memcpy(copy->data(), data, bytes);
+    return add_constant_buffer(dt, std::move(copy));
+}
+
+int32_t Lowering::new_constant_buffer(DType dt, const std::vector<int64_t> &shape,
+                                      const SharedBytes &data) {
+    if (data.empty() || !current_allocator().is_default())
+        return new_constant_buffer(dt, shape, data.data());
+    return add_constant_buffer(dt, data.storage());
 }
 
 Value Lowering::row_major(int32_t buffer, const std::vector<int64_t> &shape) const {

@@ -17,8 +17,7 @@ void lower_leaf(Lowering &L, int32_t id) {
         if (n.attrs.data.size() != bytes)
             throw internal_error("constant ", n.name, " has ", n.attrs.data.size(),
                                  " bytes of data, expected ", bytes);
-        L.values[id] =
-            L.row_major(L.new_constant_buffer(n.dtype, shape, n.attrs.data.data()), shape);
+        L.values[id] = L.row_major(L.new_constant_buffer(n.dtype, shape, n.attrs.data), shape);
         return;
     }
     Buffer b;

@@ -27,7 +27,14 @@ public:
     std::vector<int32_t> last_use;    // per node: its last consumer (INT32_MAX for a result)
 
     int32_t new_arena_buffer(DType dt, int64_t numel);
+    // Appends a constant buffer over `data`.
+    int32_t add_constant_buffer(DType dt, std::shared_ptr<Storage> data);
+    // A constant buffer holding a copy of `data`.
     int32_t new_constant_buffer(DType dt, const std::vector<int64_t> &shape, const void *data);
+    // A constant buffer over `data` itself, without a copy, unless the plan's memory must come
+    // from an allocator the host gave (the default one made none of it).
+    int32_t new_constant_buffer(DType dt, const std::vector<int64_t> &shape,
+                                const SharedBytes &data);
     Value row_major(int32_t buffer, const std::vector<int64_t> &shape) const;
     // The value `v` (over `value_axes`) seen from an iteration space over `space` (by axis name):
     // axes of the space the value lacks get stride 0.

@@ -10,6 +10,7 @@ namespace ng {
 namespace {
 
 constexpr int64_t kMaxFoldedElements = 4096;  // folding must not turn a cheap view into a big copy
+constexpr size_t kMaxKeyedConstantBytes = 4096;
 
 bool constant_equals(const Node &n, double value) {
     if (!n.is_constant()) return false;
@@ -101,7 +102,16 @@ std::string cse_key(const Node &n) {
     }
     for (const auto &p : n.attrs.padding) put_value(p);
     key.push_back('|');
-    put(n.attrs.data.data(), n.attrs.data.size());
+    // Small constants merge by value (the 1s and 0s autodiff makes); a large one only with
+    // itself, so that no key copies a layer's weights.
+    const SharedBytes &data = n.attrs.data;
+    if (data.size() <= kMaxKeyedConstantBytes) {
+        key.push_back('=');
+        put(data.data(), data.size());
+    } else {
+        key.push_back('@');
+        put_value(data.data());
+    }
     return key;
 }
 
@@ -115,7 +125,6 @@ void simplify(ExecGraph &g, const PlanRunner &run_plan) {
         Node &n = g.nodes[i];
         for (int32_t &a : n.args) a = rep[a];
         rep[i] = i;
-        // Persistent values and writes are identities, never interchangeable.
         // Persistent values, writes and random draws are identities, never interchangeable.
         const OpClass c = op_kind_class(n.kind);
         if ((n.is_leaf() && !n.is_constant()) || c == OpClass::Assignment || c == OpClass::Random)
@@ -132,7 +141,7 @@ void simplify(ExecGraph &g, const PlanRunner &run_plan) {
             n.args.clear();
             n.attrs = OpAttrs{};
             n.attrs.flags = kFlagConstant | kFlagPersistent;
-            n.attrs.data = std::move(data);
+            n.attrs.data = SharedBytes(std::move(data));
         }
         auto [it, inserted] = seen.emplace(cse_key(n), i);
         if (!inserted) {

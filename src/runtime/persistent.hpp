@@ -34,7 +34,7 @@ struct PersistentInfo {
 // How a computation creates a persistent value that its transformer does not have yet.
 struct PersistentSpec {
     PersistentInfo info;
-    std::vector<uint8_t> constant_data;  // a constant's elements, dense row-major
+    SharedBytes constant_data;  // a constant's elements, dense row-major (shared with its op)
     // Computes the initial value (null: zeros; refused for a placeholder). Compiled with the
     // computation that uses the tensor, run at most once, at its first run.
     std::shared_ptr<Computation> initializer;

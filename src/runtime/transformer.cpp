@@ -97,11 +97,19 @@ Tensor Transformer::initialize(const PersistentSpec &spec) {
         return value;
     }
     if (!spec.initializer) return value;
-    // The initializer is an ordinary computation of the initial value, run once.
+    // The initializer is an ordinary computation of the initial value, run once. An initial
+    // value over the tensor's own axes in its order is written straight into the value;
+    // another is broadcast into it by axis name.
+    const ValueInfo &initial = spec.initial_value;
+    if (initial.axis_names == p.value.axis_names && initial.axis_lengths == p.value.axis_lengths) {
+        Tensor *into_value = &value;
+        spec.initializer->run(nullptr, &into_value, nullptr);
+        return value;
+    }
     Tensor *no_slot = nullptr;
     Tensor result;
     spec.initializer->run(nullptr, &no_slot, &result);
-    copy_broadcast_by_name(result, spec.initial_value.axis_names, value, p.value.axis_names,
+    copy_broadcast_by_name(result, initial.axis_names, value, p.value.axis_names,
                            pool_for_run().get());
     return value;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "core/checked_math.hpp"
@@ -32,12 +33,15 @@ template <class Draw>
 Op *filled_constant(Graph &g, DType dt, const Axes &axes, Draw &&draw) {
     require_float_dtype(dt);
     const int64_t n = element_count(axes);
-    return visit_dtype(dt, [&](auto zero) {
+    std::vector<uint8_t> elements(checked_bytes(n, dtype_size(dt), "the initial values"));
+    visit_dtype(dt, [&](auto zero) {
         using T = decltype(zero);
-        std::vector<T> values(static_cast<size_t>(n));
-        for (T &v : values) v = static_cast<T>(draw());
-        return build::constant(g, dt, axes, values.data());
+        for (size_t at = 0; at < elements.size(); at += sizeof(T)) {
+            const T v = static_cast<T>(draw());
+            std::memcpy(elements.data() + at, &v, sizeof v);
+        }
     });
+    return build::constant(g, dt, axes, std::move(elements));
 }
 
 // fan_in and fan_out (see the header) of `axes`; every fan_in axis must be one of `axes`.
