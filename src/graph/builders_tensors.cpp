@@ -1,6 +1,5 @@
 // The four tensor kinds of seed 000 and the assignable tensor they are all made from.
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 

@@ -90,22 +90,24 @@ Tensor Transformer::initialize(const PersistentSpec &spec) {
         throw state_error("placeholder ", p.value.name,
                           " has no value: pass it as a parameter, set its value, "
                           "or give it an initial value");
-    Tensor value = Tensor::zeros(p.value.dtype, p.shape());
     if (p.is_constant()) {
+        Tensor value = Tensor::zeros(p.value.dtype, p.shape());
         if (!spec.constant_data.empty())
             value.write(spec.constant_data.data(), spec.constant_data.size());
         return value;
     }
-    if (!spec.initializer) return value;
+    if (!spec.initializer) return Tensor::zeros(p.value.dtype, p.shape());
     // The initializer is an ordinary computation of the initial value, run once. An initial
-    // value over the tensor's own axes in its order is written straight into the value;
-    // another is broadcast into it by axis name.
+    // value over the tensor's own axes in its order is written straight into the value (a run
+    // writes every element of its outputs); another is broadcast into it by axis name.
     const ValueInfo &initial = spec.initial_value;
     if (initial.axis_names == p.value.axis_names && initial.axis_lengths == p.value.axis_lengths) {
+        Tensor value = Tensor::uninitialized(p.value.dtype, p.shape());
         Tensor *into_value = &value;
         spec.initializer->run(nullptr, &into_value, nullptr);
         return value;
     }
+    Tensor value = Tensor::zeros(p.value.dtype, p.shape());
     Tensor *no_slot = nullptr;
     Tensor result;
     spec.initializer->run(nullptr, &no_slot, &result);

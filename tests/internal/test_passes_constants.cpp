@@ -57,17 +57,22 @@ float run_first_output_element(ng::Computation &c, const ng::Tensor &x, int64_t 
     return static_cast<const float *>(out.data())[at];
 }
 
-void a_plan_reads_the_graph_constant_in_place(void **) {
+// y = x * c over kLarge elements, c = halves(kLarge).
+struct ScaledByConstant {
     ng::Graph g;
     const ng::Axis *n = g.axis("N", kLarge);
     ng::Op *c = ng::build::constant(g, NG_FLOAT32, {n}, halves(kLarge));
     ng::Op *x = ng::build::placeholder(g, NG_FLOAT32, {n}, nullptr);
     ng::Op *y = ng::build::binary(ng::OpKind::Multiply, x, c);
-    ng::Computation comp(make_transformer(), {y}, {x});
+};
 
-    auto shared = constant_buffers(comp.plan(), c->attrs.data.size());
+void a_plan_reads_the_graph_constant_in_place(void **) {
+    ScaledByConstant m;
+    ng::Computation comp(make_transformer(), {m.y}, {m.x});
+
+    auto shared = constant_buffers(comp.plan(), m.c->attrs.data.size());
     assert_int_equal(shared.size(), 1);
-    assert_ptr_equal(shared[0]->constant->data(), c->attrs.data.data());
+    assert_ptr_equal(shared[0]->constant->data(), m.c->attrs.data.data());
 
     // And computes with it: y = 2 * c.
     ng::Tensor two = ng::Tensor::zeros(NG_FLOAT32, {kLarge});
@@ -130,24 +135,21 @@ void counting_deallocate(void *p, size_t, size_t, void *) {
 }
 
 void a_host_allocator_gets_its_own_copy(void **) {
-    ng::Graph g;
-    const ng::Axis *n = g.axis("N", kLarge);
-    ng::Op *c = ng::build::constant(g, NG_FLOAT32, {n}, halves(kLarge));
-    ng::Op *x = ng::build::placeholder(g, NG_FLOAT32, {n}, nullptr);
-    ng::Op *y = ng::build::binary(ng::OpKind::Multiply, x, c);
+    ScaledByConstant m;
     ng::Allocator host;
     host.allocate = counting_allocate;
     host.deallocate = counting_deallocate;
     auto t = make_transformer();
     t->set_allocator(host);
     counted_allocations = 0;
-    ng::Computation comp(t, {y}, {x});
+    ng::Computation comp(t, {m.y}, {m.x});
 
-    auto copies = constant_buffers(comp.plan(), c->attrs.data.size());
+    auto copies = constant_buffers(comp.plan(), m.c->attrs.data.size());
     assert_int_equal(copies.size(), 1);
-    assert_ptr_not_equal(copies[0]->constant->data(), c->attrs.data.data());
+    assert_ptr_not_equal(copies[0]->constant->data(), m.c->attrs.data.data());
     assert_true(copies[0]->constant->made_by(host));
-    assert_memory_equal(copies[0]->constant->data(), c->attrs.data.data(), c->attrs.data.size());
+    assert_memory_equal(copies[0]->constant->data(), m.c->attrs.data.data(),
+                        m.c->attrs.data.size());
     assert_true(counted_allocations >= 1);
 }
 
