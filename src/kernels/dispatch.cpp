@@ -119,6 +119,18 @@ void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result) {
     vector_table().reduce_all(f, dt, n, x, result);
 }
 
+void reduce_rows(ReduceFn f, DType dt, int64_t rows, int64_t n, int64_t tile, const void *x,
+                 int64_t x_stride, void *out, int64_t out_stride) {
+    check_common("reduce_rows", dt, n);
+    check_fn(f);
+    check_bool("reduce_rows", f, dt);
+    if (rows < 0) throw invalid_argument("reduce_rows: negative row count ", rows);
+    if (tile < 1 || (n + tile - 1) / tile > kMaxRowTiles)
+        throw internal_error("reduce_rows: ", n, " values in tiles of ", tile, " exceed ",
+                             kMaxRowTiles, " tiles");
+    vector_table().reduce_rows(f, dt, rows, n, tile, x, x_stride, out, out_stride);
+}
+
 void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc) {
     check_common("accumulate", dt, n);
     check_fn(f);

@@ -1061,23 +1061,37 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
 // up (Sum).
 enum class ChainOut { Store, Stream, Sum };
 
-// One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
-// accumulators, stored to o (Stream: past the cache, o aligned; Sum: added to the K aligned
-// vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The pointers come in as
-// parameters (not through a closure), so stores of the accumulators do not make the compiler
-// reload them at every step.
+// A chain's leaves: leaf l's values at offset `shift` of the current pass are at
+// base[l] + (shift & mask[l]); mask is all ones for an array and 0 for a value read at every
+// point (a broadcast or a temporary). The loops over blocks advance `shift` alone and store no
+// pointers (advancing an array of them in memory, the compiler wrote them back with one vector
+// store per block, which the next block's scalar loads of the pointers then had to wait for).
+template <class T>
+struct ChainLeaves {
+    const T *base[kMaxChainLeaves];
+    int64_t mask[kMaxChainLeaves];
+    const T *at(int32_t l, int64_t shift) const { return base[l] + (shift & mask[l]); }
+};
+
+// One block of K vectors (kChainVectors, or 1 for the last few values) at offset `shift`: the
+// steps applied to the accumulators, stored to o (Stream: past the cache, o aligned; Sum: added
+// to the K aligned vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The
+// pointers come in as parameters (not through a closure), so stores of the accumulators do not
+// make the compiler reload them at every step.
 template <class Arch, int64_t K, class T, ChainOut Out = ChainOut::Store>
-void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
+void chain_block(const ChainStep *code, int32_t count, const ChainLeaves<T> &leaves, int64_t shift,
+                 T *temps, T *o) {
     using B = xsimd::batch<T, Arch>;
     using Kind = ChainStep::Kind;
     constexpr int64_t W = B::size;
     constexpr int64_t BW = kChainVectors * W;
     using Vectors = std::make_index_sequence<K>;
     B acc[K];  // code[0] is a Load (checked by run_chain)
-    each_vector([&](auto k) { acc[k] = B::load_unaligned(leaf[code[0].leaf] + k * W); }, Vectors{});
+    const T *first = leaves.at(code[0].leaf, shift);
+    each_vector([&](auto k) { acc[k] = B::load_unaligned(first + k * W); }, Vectors{});
     for (int32_t s = 1; s < count; ++s) {
         const ChainStep step = code[s];
-        const T *p = leaf[step.leaf];
+        const T *p = leaves.at(step.leaf, shift);
         switch (chain_case(step.kind, step.fn)) {
         case chain_case(Kind::Load, 0):
             each_vector([&](auto k) { acc[k] = B::load_unaligned(p + k * W); }, Vectors{});
@@ -1141,29 +1155,54 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
         each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
 }
 
-// `blocks` whole blocks of kChainVectors vectors added to the kChainVectors aligned vector sums at
-// `sums`: chain_block inlined into one loop, whose sums the compiler keeps in registers from the
-// first block to the last (with a call per block, the call, the sums' loads and stores and the
-// register file's cleanup made l2_diff's sum((x - y)^2) over 2^24 values take 5.0 to 5.8 ms
-// instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core). The
-// leaves with an advance move by it after each block. chain_block's own additions: the same bits.
+// The sum of `blocks` whole blocks of kChainVectors vectors, as one vector: chain_block inlined
+// into one loop whose kChainVectors sums, and the cascade above them, the compiler keeps in
+// registers from the first block to the last (with a call per block, the call, the sums' loads
+// and stores and the register file's cleanup made l2_diff's sum((x - y)^2) over 2^24 values take
+// 5.0 to 5.8 ms instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core). Every
+// kCascadeBlocks blocks the sums are combined pairwise into a group sum, added to level 1; every
+// kCascadeBlocks group sums level 1 goes into level 2, and so on: each addition adds up values of
+// like size, so the rounding error grows with the log of n, as in a pairwise sum, while the sums
+// stay in registers however long the run (see innermost_reduced in reduce.cpp).
 template <class Arch, class T>
-[[gnu::flatten]] void chain_sum_blocks(const ChainStep *code, int32_t count, const T **leaf,
-                                       const int64_t *advance, int32_t leaf_count, T *temps,
-                                       int64_t blocks, T *sums) {
-    constexpr int64_t BW = kChainVectors * xsimd::batch<T, Arch>::size;
+[[gnu::flatten]] xsimd::batch<T, Arch> chain_sum_blocks(const ChainStep *code, int32_t count,
+                                                        const ChainLeaves<T> &leaves, T *temps,
+                                                        int64_t blocks) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    constexpr int64_t BW = kChainVectors * W;
+    constexpr int64_t kCascadeBlocks = 16;
+    using Vectors = std::make_index_sequence<kChainVectors>;
     alignas(64) T local[BW];
-    for (int64_t j = 0; j < BW; ++j) local[j] = sums[j];
+    const auto group_sum = [&] {
+        B v[kChainVectors];
+        each_vector([&](auto k) { v[k] = B::load_aligned(local + k * W); }, Vectors{});
+        for (int64_t width = kChainVectors / 2; width >= 1; width /= 2)
+            for (int64_t k = 0; k < width; ++k) v[k] = v[k] + v[k + width];
+        each_vector([&](auto k) { B(T(0)).store_aligned(local + k * W); }, Vectors{});
+        return v[0];
+    };
+    each_vector([&](auto k) { B(T(0)).store_aligned(local + k * W); }, Vectors{});
+    B level1(T(0)), level2(T(0)), level3(T(0));
     for (int64_t b = 0; b < blocks; ++b) {
-        chain_block<Arch, kChainVectors, T, ChainOut::Sum>(code, count, leaf, temps, local);
-        for (int32_t l = 0; l < leaf_count; ++l) leaf[l] += advance[l];
+        chain_block<Arch, kChainVectors, T, ChainOut::Sum>(code, count, leaves, b * BW, temps,
+                                                           local);
+        const int64_t done = b + 1;
+        if (done % kCascadeBlocks) continue;
+        level1 += group_sum();
+        if (done % (kCascadeBlocks * kCascadeBlocks)) continue;
+        level2 += level1;
+        level1 = B(T(0));
+        if (done % (kCascadeBlocks * kCascadeBlocks * kCascadeBlocks)) continue;
+        level3 += level2;
+        level2 = B(T(0));
     }
-    for (int64_t j = 0; j < BW; ++j) sums[j] = local[j];
+    return ((group_sum() + level1) + level2) + level3;
 }
 
-// Sum: out[0] = the sum of the chain's n values instead, none of them stored: kChainVectors
-// vector sums, one per accumulator, added to block by block, then combined pairwise, as are
-// their lanes. A reduction reads its inputs once and keeps nothing of the chain in memory (a tile
+// Sum: out[0] = the sum of the chain's n values instead, none of them stored: the whole blocks
+// summed in registers by chain_sum_blocks, the rest added to that vector, then its lanes added
+// up. A reduction reads its inputs once and keeps nothing of the chain in memory (a tile
 // of values stored and read back cost a third more time than the reads alone on an AVX-512
 // Zen 4 core). Stream: the whole blocks go past the cache when `out` is aligned to a vector (the
 // tiles of an aligned tensor are), then a fence, so that the values are in memory before the
@@ -1175,17 +1214,16 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     constexpr int64_t W = B::size;
     constexpr int64_t BW = kChainVectors * W;
     alignas(64) T blocks[kMaxChainLeaves][BW];
-    const T *leaf[kMaxChainLeaves];
-    int64_t advance[kMaxChainLeaves];
+    ChainLeaves<T> leaves;
     for (int32_t l = 0; l < leaf_count; ++l) {
-        leaf[l] = blocks[l];
-        advance[l] = 0;
+        leaves.base[l] = blocks[l];
+        leaves.mask[l] = 0;
     }
     const int64_t filled = n >= BW ? BW : W;  // of a broadcast value's block that is read
     for (int32_t l = 0; l < input_count; ++l) {
         if (input_steps[l]) {
-            leaf[l] = inputs[l];
-            advance[l] = BW;
+            leaves.base[l] = inputs[l];
+            leaves.mask[l] = ~int64_t{0};
         } else {
             for (int64_t j = 0; j < filled; ++j) blocks[l][j] = *inputs[l];
         }
@@ -1194,19 +1232,16 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     T *po = out;
     const int64_t len = n;
     constexpr bool Sum = Out == ChainOut::Sum;
-    // Sum: kChainVectors vector sums, over the whole blocks in chain_sum_blocks.
-    alignas(64) T sums[Sum ? BW : 1] = {};
+    // Sum: the whole blocks' sum from chain_sum_blocks, then the rest's, in one vector.
+    B total(T(0));
     int64_t i = 0;
     const auto whole_blocks = [&](auto how) {
-        for (; i + BW <= len; i += BW) {
-            chain_block<Arch, kChainVectors, T, decltype(how)::value>(code, count, leaf, blocks[0],
-                                                                      po + i);
-            for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l];
-        }
+        for (; i + BW <= len; i += BW)
+            chain_block<Arch, kChainVectors, T, decltype(how)::value>(code, count, leaves, i,
+                                                                      blocks[0], po + i);
     };
     if constexpr (Sum) {
-        chain_sum_blocks<Arch, T>(code, count, leaf, advance, input_count, blocks[0], len / BW,
-                                  sums);
+        total = chain_sum_blocks<Arch, T>(code, count, leaves, blocks[0], len / BW);
         i = len / BW * BW;
     } else if (Out == ChainOut::Stream && reinterpret_cast<uintptr_t>(po) % sizeof(B) == 0) {
         whole_blocks(std::integral_constant<ChainOut, ChainOut::Stream>{});
@@ -1215,35 +1250,31 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     }
     // The rest one vector at a time (short rows are common: a [128, 10] tile is 10 values), the
     // last values through the same code on a zero-padded copy of one vector of each array.
-    constexpr ChainOut kRest = Sum ? ChainOut::Sum : ChainOut::Store;
     for (; i + W <= len; i += W) {
-        chain_block<Arch, 1, T, kRest>(code, count, leaf, blocks[0], Sum ? sums : po + i);
-        for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l] ? W : 0;
+        if constexpr (Sum) {
+            alignas(64) T values[W];
+            chain_block<Arch, 1>(code, count, leaves, i, blocks[0], values);
+            total += B::load_aligned(values);
+        } else {
+            chain_block<Arch, 1>(code, count, leaves, i, blocks[0], po + i);
+        }
     }
     if (i < len) {
         for (int32_t l = 0; l < input_count; ++l) {
-            if (!advance[l]) continue;
+            if (!leaves.mask[l]) continue;
             for (int64_t j = 0; j < W; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
-            leaf[l] = blocks[l];
+            leaves.base[l] = blocks[l];
         }
         alignas(64) T tail[W];
-        chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
+        chain_block<Arch, 1>(code, count, leaves, 0, blocks[0], tail);
         if constexpr (Sum) {
             for (int64_t j = len - i; j < W; ++j) tail[j] = T(0);  // the padding's values
-            (B::load_aligned(sums) + B::load_aligned(tail)).store_aligned(sums);
+            total += B::load_aligned(tail);
         } else {
             for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
         }
     }
-    if constexpr (Sum) {
-        for (int64_t width = kChainVectors / 2; width >= 1; width /= 2)
-            for (int64_t k = 0; k < width; ++k)
-                (B::load_aligned(sums + k * W) + B::load_aligned(sums + (k + width) * W))
-                    .store_aligned(sums + k * W);
-        for (int64_t width = W / 2; width >= 1; width /= 2)
-            for (int64_t j = 0; j < width; ++j) sums[j] = sums[j] + sums[j + width];
-        out[0] = sums[0];
-    }
+    if constexpr (Sum) out[0] = xsimd::hadd(total);
     if constexpr (Out == ChainOut::Stream) _mm_sfence();
 }
 
@@ -1363,6 +1394,31 @@ struct Primitives {
                 *static_cast<T *>(result) = integer_reduce(f, px, n);
         });
     }
+    static void reduce_rows(ReduceFn f, DType dt, int64_t rows, int64_t n, int64_t tile,
+                            const void *x, int64_t x_stride, void *out, int64_t out_stride) {
+        by_dtype(dt, [&](auto tag) {
+            using T = decltype(tag);
+            const auto reduce = [f](const T *values, int64_t count) {
+                if constexpr (is_float_v<T>)
+                    return float_reduce<Arch>(f, values, count);
+                else
+                    return integer_reduce(f, values, count);
+            };
+            T tiles[kMaxRowTiles];
+            for (int64_t r = 0; r < rows; ++r) {
+                const T *row = static_cast<const T *>(x) + r * x_stride;
+                T *result = static_cast<T *>(out) + r * out_stride;
+                if (n <= tile) {
+                    *result = reduce(row, n);
+                    continue;
+                }
+                int64_t count = 0;
+                for (int64_t start = 0; start < n; start += tile)
+                    tiles[count++] = reduce(row + start, std::min(tile, n - start));
+                *result = reduce(tiles, count);
+            }
+        });
+    }
     static void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
@@ -1471,9 +1527,21 @@ struct Primitives {
     }
 
     static constexpr VectorTable table(const char *name) {
-        return VectorTable{name,        &unary,      &binary,          &compare,     &select,
-                           &reduce_all, &accumulate, &accumulate_rows, &exp_shifted, &softmax_rows,
-                           &chain,      &chain_sum,  &gemv_transposed, panel_width<Arch>(),
+        return VectorTable{name,
+                           &unary,
+                           &binary,
+                           &compare,
+                           &select,
+                           &reduce_all,
+                           &reduce_rows,
+                           &accumulate,
+                           &accumulate_rows,
+                           &exp_shifted,
+                           &softmax_rows,
+                           &chain,
+                           &chain_sum,
+                           &gemv_transposed,
+                           panel_width<Arch>(),
                            panel_product<Arch>()};
     }
 };

@@ -39,6 +39,8 @@ struct VectorTable {
     void (*select)(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step,
                    const void *b, int b_step, void *out);
     void (*reduce_all)(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
+    void (*reduce_rows)(ReduceFn f, DType dt, int64_t rows, int64_t n, int64_t tile, const void *x,
+                        int64_t x_stride, void *out, int64_t out_stride);
     void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
     void (*accumulate_rows)(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                             void *acc);

@@ -414,6 +414,69 @@ void test_reduce_all_hand_values(void **) {
     assert_true(rb == 0);
 }
 
+// reduce_rows against the same table's reduce_all over each tile of each row and then over the
+// tiles' results: bitwise, for every dtype and function, rows of one tile, of several and of a
+// short last tile, strided rows and a strided output, no rows; nothing written between the
+// strided outputs.
+void test_reduce_rows(void **) {
+    struct Shape {
+        int64_t rows, n, tile, x_stride, out_stride;
+    };
+    const Shape shapes[] = {{5, 37, 64, 37, 1},      {4, 300, 64, 301, 2}, {3, 256, 64, 256, 1},
+                            {2, 1000, 128, 1003, 3}, {0, 50, 64, 50, 1},   {1, 0, 64, 0, 1}};
+    for (auto *t : kt::tables())
+        for (DType dt : kt::all_numeric())
+            for (ReduceFn f : kReduceAll)
+                for (const Shape &sh : shapes) {
+                    Buffer x(dt, std::max<int64_t>(1, sh.rows * sh.x_stride), ng::dtype_size(dt));
+                    if (f == ReduceFn::Prod && ng::dtype_is_float(dt))
+                        kt::fill_random(x, 5, 0.99, 1.01);
+                    else
+                        kt::fill_random(x, 5, -100, 100);
+                    const int64_t outs = std::max<int64_t>(1, sh.rows * sh.out_stride);
+                    Buffer got(dt, outs), want(dt, outs), tiles(dt, kMaxRowTiles);
+                    kt::fill_random(got, 6, -1, 1);
+                    want = got;
+                    const size_t size = ng::dtype_size(dt);
+                    const auto at = [&](Buffer &b, int64_t i) {
+                        return static_cast<char *>(b.data()) + i * int64_t(size);
+                    };
+                    t->reduce_rows(f, dt, sh.rows, sh.n, sh.tile, x.data(), sh.x_stride, got.data(),
+                                   sh.out_stride);
+                    for (int64_t r = 0; r < sh.rows; ++r) {
+                        char *row = at(x, r * sh.x_stride);
+                        if (sh.n <= sh.tile) {
+                            t->reduce_all(f, dt, sh.n, row, at(want, r * sh.out_stride));
+                            continue;
+                        }
+                        int64_t count = 0;
+                        for (int64_t s = 0; s < sh.n; s += sh.tile, ++count)
+                            t->reduce_all(f, dt, std::min(sh.tile, sh.n - s),
+                                          row + s * int64_t(size), at(tiles, count));
+                        t->reduce_all(f, dt, count, tiles.data(), at(want, r * sh.out_stride));
+                    }
+                    kt::expect_same(got, want, 0,
+                                    label(t, fn_name(f), dt, sh.n) + " reduce_rows, " +
+                                        std::to_string(sh.rows) + " rows");
+                }
+    // The C-level entry point checks what the tables trust.
+    float x[4] = {1, 2, 3, 4}, out[2];
+    auto m = kt::expect_error(NG_ERR_INVALID_ARGUMENT, [&] {
+        reduce_rows(ReduceFn::Sum, NG_FLOAT32, -2, 2, 64, x, 2, out, 1);
+    });
+    kt::expect_contains(m, "-2");
+    m = kt::expect_error(NG_ERR_INTERNAL, [&] {
+        reduce_rows(ReduceFn::Sum, NG_FLOAT32, 1, 65 * 4, 4, x, 0, out, 1);
+    });
+    kt::expect_contains(m, "260");
+    kt::expect_error(NG_ERR_INTERNAL,
+                     [&] { reduce_rows(ReduceFn::Sum, NG_FLOAT32, 1, 4, 0, x, 4, out, 1); });
+    kt::expect_error(NG_ERR_DTYPE,
+                     [&] { reduce_rows(ReduceFn::Sum, NG_BOOL, 1, 4, 64, x, 4, out, 1); });
+    reduce_rows(ReduceFn::Sum, NG_FLOAT32, 2, 2, 64, x, 2, out, 1);
+    assert_true(out[0] == 3 && out[1] == 7);
+}
+
 // accumulate_rows against one reference accumulate per row: exact for integers and extrema; for
 // float sums and products (combined pairwise, not in order) within a few roundings.
 void test_accumulate_rows(void **) {
@@ -988,6 +1051,7 @@ int main() {
         cmocka_unit_test(test_cast_vs_reference_and_hand),
         cmocka_unit_test(test_reduce_all_vs_reference),
         cmocka_unit_test(test_reduce_all_hand_values),
+        cmocka_unit_test(test_reduce_rows),
         cmocka_unit_test(test_accumulate_rows),
         cmocka_unit_test(test_accumulate_and_fill),
         cmocka_unit_test(test_tanh_float_sweep),

@@ -4,7 +4,8 @@
 // lane, empty lanes) and chunks whose partial results are combined afterwards (a shorter last
 // chunk), several kept outer points, strided outputs, values broadcast along the kept
 // dimension, NaN in a Max. Inner-axis reductions: rows of odd lengths, several tiles per row,
-// several reduced points per output, enough of them to combine tile results early.
+// several reduced points per output, enough of them to combine tile results early, rows that are
+// not evenly spaced, and long rows of few outputs cut into chunks.
 #include <cfloat>
 
 #include "test_kernels_support.hpp"
@@ -151,8 +152,16 @@ void test_inner_axis_reductions(void **) {
         {{40, 300}, 2, 1, 1},          // x broadcast along the outputs
         {{4099, 33}, 2, 1},            // many short rows: threads take them in shrinking chunks
         {{23, 2048 + 256 + 5}, 2, 1},  // a row of a whole tile, a leaf and a vector's tail
+        {{6, 7, 300}, 4, 1, 1},        // rows not evenly spaced: x broadcast along dimension 0
     };
     for (const Case &c : cases) check_every_dtype(c);
+    // Few outputs: long rows cut into chunks, a chain sum over each chunk. Not float64: the
+    // reference's running double sum of 200,000 terms strays from the exact sum by more than the
+    // tolerance allows the kernel.
+    const Case long_rows{{3, 200000}, 2, 1};
+    for (DType dt : {NG_FLOAT32, NG_INT32})
+        for (ReduceFn f : {ReduceFn::Sum, ReduceFn::Max})
+            for (bool squared : {false, true}) check_case(long_rows, dt, f, squared);
 }
 
 }  // namespace
