@@ -1061,37 +1061,23 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
 // up (Sum).
 enum class ChainOut { Store, Stream, Sum };
 
-// A chain's leaves: leaf l's values at offset `shift` of the current pass are at
-// base[l] + (shift & mask[l]); mask is all ones for an array and 0 for a value read at every
-// point (a broadcast or a temporary). The loops over blocks advance `shift` alone and store no
-// pointers (advancing an array of them in memory, the compiler wrote them back with one vector
-// store per block, which the next block's scalar loads of the pointers then had to wait for).
-template <class T>
-struct ChainLeaves {
-    const T *base[kMaxChainLeaves];
-    int64_t mask[kMaxChainLeaves];
-    const T *at(int32_t l, int64_t shift) const { return base[l] + (shift & mask[l]); }
-};
-
-// One block of K vectors (kChainVectors, or 1 for the last few values) at offset `shift`: the
-// steps applied to the accumulators, stored to o (Stream: past the cache, o aligned; Sum: added
-// to the K aligned vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The
-// pointers come in as parameters (not through a closure), so stores of the accumulators do not
-// make the compiler reload them at every step.
+// One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
+// accumulators, stored to o (Stream: past the cache, o aligned; Sum: added to the K aligned
+// vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The pointers come in as
+// parameters (not through a closure), so stores of the accumulators do not make the compiler
+// reload them at every step.
 template <class Arch, int64_t K, class T, ChainOut Out = ChainOut::Store>
-void chain_block(const ChainStep *code, int32_t count, const ChainLeaves<T> &leaves, int64_t shift,
-                 T *temps, T *o) {
+void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
     using B = xsimd::batch<T, Arch>;
     using Kind = ChainStep::Kind;
     constexpr int64_t W = B::size;
     constexpr int64_t BW = kChainVectors * W;
     using Vectors = std::make_index_sequence<K>;
     B acc[K];  // code[0] is a Load (checked by run_chain)
-    const T *first = leaves.at(code[0].leaf, shift);
-    each_vector([&](auto k) { acc[k] = B::load_unaligned(first + k * W); }, Vectors{});
+    each_vector([&](auto k) { acc[k] = B::load_unaligned(leaf[code[0].leaf] + k * W); }, Vectors{});
     for (int32_t s = 1; s < count; ++s) {
         const ChainStep step = code[s];
-        const T *p = leaves.at(step.leaf, shift);
+        const T *p = leaf[step.leaf];
         switch (chain_case(step.kind, step.fn)) {
         case chain_case(Kind::Load, 0):
             each_vector([&](auto k) { acc[k] = B::load_unaligned(p + k * W); }, Vectors{});
@@ -1163,10 +1149,12 @@ void chain_block(const ChainStep *code, int32_t count, const ChainLeaves<T> &lea
 // kCascadeBlocks blocks the sums are combined pairwise into a group sum, added to level 1; every
 // kCascadeBlocks group sums level 1 goes into level 2, and so on: each addition adds up values of
 // like size, so the rounding error grows with the log of n, as in a pairwise sum, while the sums
-// stay in registers however long the run (see innermost_reduced in reduce.cpp).
+// stay in registers however long the run (see innermost_reduced in reduce.cpp). The leaves with
+// an advance move by it after each block.
 template <class Arch, class T>
 [[gnu::flatten]] xsimd::batch<T, Arch> chain_sum_blocks(const ChainStep *code, int32_t count,
-                                                        const ChainLeaves<T> &leaves, T *temps,
+                                                        const T **leaf, const int64_t *advance,
+                                                        int32_t leaf_count, T *temps,
                                                         int64_t blocks) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
@@ -1185,8 +1173,8 @@ template <class Arch, class T>
     each_vector([&](auto k) { B(T(0)).store_aligned(local + k * W); }, Vectors{});
     B level1(T(0)), level2(T(0)), level3(T(0));
     for (int64_t b = 0; b < blocks; ++b) {
-        chain_block<Arch, kChainVectors, T, ChainOut::Sum>(code, count, leaves, b * BW, temps,
-                                                           local);
+        chain_block<Arch, kChainVectors, T, ChainOut::Sum>(code, count, leaf, temps, local);
+        for (int32_t l = 0; l < leaf_count; ++l) leaf[l] += advance[l];
         const int64_t done = b + 1;
         if (done % kCascadeBlocks) continue;
         level1 += group_sum();
@@ -1214,16 +1202,17 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     constexpr int64_t W = B::size;
     constexpr int64_t BW = kChainVectors * W;
     alignas(64) T blocks[kMaxChainLeaves][BW];
-    ChainLeaves<T> leaves;
+    const T *leaf[kMaxChainLeaves];
+    int64_t advance[kMaxChainLeaves];
     for (int32_t l = 0; l < leaf_count; ++l) {
-        leaves.base[l] = blocks[l];
-        leaves.mask[l] = 0;
+        leaf[l] = blocks[l];
+        advance[l] = 0;
     }
     const int64_t filled = n >= BW ? BW : W;  // of a broadcast value's block that is read
     for (int32_t l = 0; l < input_count; ++l) {
         if (input_steps[l]) {
-            leaves.base[l] = inputs[l];
-            leaves.mask[l] = ~int64_t{0};
+            leaf[l] = inputs[l];
+            advance[l] = BW;
         } else {
             for (int64_t j = 0; j < filled; ++j) blocks[l][j] = *inputs[l];
         }
@@ -1232,16 +1221,18 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     T *po = out;
     const int64_t len = n;
     constexpr bool Sum = Out == ChainOut::Sum;
-    // Sum: the whole blocks' sum from chain_sum_blocks, then the rest's, in one vector.
     B total(T(0));
     int64_t i = 0;
     const auto whole_blocks = [&](auto how) {
-        for (; i + BW <= len; i += BW)
-            chain_block<Arch, kChainVectors, T, decltype(how)::value>(code, count, leaves, i,
-                                                                      blocks[0], po + i);
+        for (; i + BW <= len; i += BW) {
+            chain_block<Arch, kChainVectors, T, decltype(how)::value>(code, count, leaf, blocks[0],
+                                                                      po + i);
+            for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l];
+        }
     };
     if constexpr (Sum) {
-        total = chain_sum_blocks<Arch, T>(code, count, leaves, blocks[0], len / BW);
+        total =
+            chain_sum_blocks<Arch, T>(code, count, leaf, advance, input_count, blocks[0], len / BW);
         i = len / BW * BW;
     } else if (Out == ChainOut::Stream && reinterpret_cast<uintptr_t>(po) % sizeof(B) == 0) {
         whole_blocks(std::integral_constant<ChainOut, ChainOut::Stream>{});
@@ -1253,20 +1244,21 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     for (; i + W <= len; i += W) {
         if constexpr (Sum) {
             alignas(64) T values[W];
-            chain_block<Arch, 1>(code, count, leaves, i, blocks[0], values);
+            chain_block<Arch, 1>(code, count, leaf, blocks[0], values);
             total += B::load_aligned(values);
         } else {
-            chain_block<Arch, 1>(code, count, leaves, i, blocks[0], po + i);
+            chain_block<Arch, 1>(code, count, leaf, blocks[0], po + i);
         }
+        for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l] ? W : 0;
     }
     if (i < len) {
         for (int32_t l = 0; l < input_count; ++l) {
-            if (!leaves.mask[l]) continue;
+            if (!advance[l]) continue;
             for (int64_t j = 0; j < W; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
-            leaves.base[l] = blocks[l];
+            leaf[l] = blocks[l];
         }
         alignas(64) T tail[W];
-        chain_block<Arch, 1>(code, count, leaves, 0, blocks[0], tail);
+        chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
         if constexpr (Sum) {
             for (int64_t j = len - i; j < W; ++j) tail[j] = T(0);  // the padding's values
             total += B::load_aligned(tail);
