@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 
 #include "support/measure.h"
+#include "support/stream.h"
 
 enum { MAX_THREADS = 64 };
 
@@ -37,19 +38,6 @@ typedef struct slice {
     int64_t begin, end;
     double sum; /* the read kernel's result, kept so that the loop is not optimised away */
 } slice_t;
-
-/* Several independent accumulators so that the adds are not one dependency chain; compiled for
- * AVX2 where the CPU has it and for the baseline otherwise. */
-__attribute__((target_clones("avx2", "default"))) static float read_sum(const float *x, int64_t n) {
-    float acc[32] = {0};
-    int64_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (int j = 0; j < 32; ++j) acc[j] += x[i + j];
-    float total = 0;
-    for (int j = 0; j < 32; ++j) total += acc[j];
-    for (; i < n; ++i) total += x[i];
-    return total;
-}
 
 __attribute__((target_clones("avx2", "default"))) static void copy(float *restrict b,
                                                                    const float *restrict a,
@@ -76,7 +64,7 @@ static void *run_slice(void *arg) {
     slice_t *s = arg;
     int64_t n = s->end - s->begin;
     switch (s->kernel) {
-    case K_READ: s->sum = read_sum(s->a + s->begin, n); break;
+    case K_READ: s->sum = bench_read_sum(s->a + s->begin, n); break;
     case K_COPY: copy(s->b + s->begin, s->a + s->begin, n); break;
     case K_TRIAD: triad(s->a + s->begin, s->b + s->begin, s->c + s->begin, n); break;
     case K_FMA3: fma3(s->d + s->begin, s->a + s->begin, s->b + s->begin, s->c + s->begin, n); break;
