@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "nanograph/api.h"
 #include "support/measure.h"
@@ -93,15 +92,6 @@ static int load(build_t *b, const char *path) {
     return 0;
 }
 
-/* A 2 MiB-aligned array advised for transparent huge pages, as the library places its tensors. */
-static float *huge_floats(int64_t n) {
-    float *p = NULL;
-    if (posix_memalign((void **)&p, (size_t)2 << 20, (size_t)n * sizeof *p) != 0) return NULL;
-    (void)madvise(p, (size_t)n * sizeof *p, MADV_HUGEPAGE);
-    for (int64_t i = 0; i < n; ++i) p[i] = (float)(i % 1000) * 0.001f;
-    return p;
-}
-
 static void print_line(const char *impl, const options_t *opt, double *ms, double *ratio) {
     double best = ms[0];
     for (int32_t r = 1; r < opt->reps; ++r)
@@ -148,7 +138,7 @@ int main(int argc, char **argv) {
     if (status) return status;
     const int builds = argc - first, l2 = strcmp(opt.workload, "l2_diff") == 0;
     const int64_t n = (int64_t)1 << 24; /* floats per input: 2^24, or 4096 x 4096 */
-    float *x = huge_floats(n), *y = l2 ? huge_floats(n) : NULL;
+    float *x = bench_huge_floats(n), *y = l2 ? bench_huge_floats(n) : NULL;
     static build_t b[MAX_BUILDS];
     static double read_ms[MAX_REPS];
     if (!x || (l2 && !y)) return fail("out of memory", NULL);

@@ -17,13 +17,11 @@
  * Prints one JSON line per figure.
  *
  *     bench_limits [--threads N] [--quick] [--only WORKLOAD] */
-#define _DEFAULT_SOURCE /* madvise */
 #include <cblas.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "support/measure.h"
 #include "support/stream.h"
@@ -134,20 +132,11 @@ static void bandwidths(int threads, int quick, const char *only) {
             if (floats > most) most = floats;
         }
     if (most == 0) return;
-    /* Placed as the library places its large tensors (and NumPy its arrays): on a 2 MiB boundary,
-     * advised for transparent huge pages. malloc's own mapping starts 16 bytes into a page, which
-     * splits every other 32-byte load across two cache lines and cost a quarter of the read rate
-     * on an AVX-512 Zen 4 core. */
-    float *memory = NULL;
-    if (posix_memalign((void **)&memory, (size_t)2 << 20, (size_t)most * sizeof *memory) != 0)
-        memory = NULL;
-    else
-        (void)madvise(memory, (size_t)most * sizeof *memory, MADV_HUGEPAGE);
+    float *memory = bench_huge_floats(most);
     if (!memory) {
         fprintf(stderr, "bench_limits: out of memory\n");
         exit(2);
     }
-    for (int64_t i = 0; i < most; ++i) memory[i] = (float)(i & 1023) * 0.001f;
     for (size_t f = 0; f < sizeof figures / sizeof figures[0]; ++f) {
         if (!chosen(only, figures[f].bounds)) continue;
         int64_t n = figures[f].mib_each * mi / 4; /* floats per array */

@@ -5,6 +5,15 @@
 if(NG_BUILD_BENCH)
   add_test(NAME bench_smoke COMMAND $<TARGET_FILE:bench_transformer> --quick --threads 2)
   set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  # bench_ab loads this build's library twice through dlopen and runs both in turn; given an
+  # unknown workload it must refuse (exit 2) rather than measure something else.
+  add_test(NAME bench_ab_smoke COMMAND $<TARGET_FILE:bench_ab> --reps 2 --only l2_diff
+                                       $<TARGET_FILE:nanograph> $<TARGET_FILE:nanograph>)
+  add_test(NAME bench_ab_refusal_smoke
+           COMMAND $<TARGET_FILE:bench_ab> --only softmax $<TARGET_FILE:nanograph>)
+  set_tests_properties(bench_ab_smoke bench_ab_refusal_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  set_tests_properties(bench_ab_refusal_smoke PROPERTIES PASS_REGULAR_EXPRESSION
+                       "bench_ab: --only takes l2_diff, sum_axis0 or sum_axis1, not: softmax")
 
   find_program(NG_SYSTEM_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   if(NG_SYSTEM_PYTHON)

@@ -1,4 +1,9 @@
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 #include "stream.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
 
 __attribute__((target_clones("avx2", "default"))) float bench_read_sum(const float *x, int64_t n) {
     float acc[32] = {0};
@@ -9,4 +14,12 @@ __attribute__((target_clones("avx2", "default"))) float bench_read_sum(const flo
     for (int j = 0; j < 32; ++j) total += acc[j];
     for (; i < n; ++i) total += x[i];
     return total;
+}
+
+float *bench_huge_floats(int64_t n) {
+    float *p = NULL;
+    if (posix_memalign((void **)&p, (size_t)2 << 20, (size_t)n * sizeof *p) != 0) return NULL;
+    (void)madvise(p, (size_t)n * sizeof *p, MADV_HUGEPAGE);
+    for (int64_t i = 0; i < n; ++i) p[i] = (float)(i & 1023) * 0.001f;
+    return p;
 }

@@ -1379,22 +1379,23 @@ struct Primitives {
     static void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
-            auto px = static_cast<const T *>(x);
-            if constexpr (is_float_v<T>)
-                *static_cast<T *>(result) = float_reduce<Arch>(f, px, n);
-            else
-                *static_cast<T *>(result) = integer_reduce(f, px, n);
+            *static_cast<T *>(result) = reduce_values<T>(f, static_cast<const T *>(x), n);
         });
+    }
+    // f over values[0..n) of one dtype: what reduce_all and reduce_rows compute.
+    template <class T>
+    static T reduce_values(ReduceFn f, const T *values, int64_t n) {
+        if constexpr (is_float_v<T>)
+            return float_reduce<Arch>(f, values, n);
+        else
+            return integer_reduce(f, values, n);
     }
     static void reduce_rows(ReduceFn f, DType dt, int64_t rows, int64_t n, int64_t tile,
                             const void *x, int64_t x_stride, void *out, int64_t out_stride) {
         by_dtype(dt, [&](auto tag) {
             using T = decltype(tag);
             const auto reduce = [f](const T *values, int64_t count) {
-                if constexpr (is_float_v<T>)
-                    return float_reduce<Arch>(f, values, count);
-                else
-                    return integer_reduce(f, values, count);
+                return reduce_values<T>(f, values, count);
             };
             T tiles[kMaxRowTiles];
             for (int64_t r = 0; r < rows; ++r) {
