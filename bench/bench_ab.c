@@ -27,7 +27,10 @@ enum { MAX_BUILDS = 8, MAX_REPS = 10000 };
 
 typedef struct build {
     const char *path;
+    void *library;
     const ng_api_t *api;
+    ng_graph_t *graph;
+    ng_transformer_t *transformer;
     ng_computation_t *computation;
     ng_tensor_t *inputs[2];
     int32_t num_inputs;
@@ -50,7 +53,7 @@ static int compile(build_t *b, const options_t *opt, float *x, float *y) {
     const int l2 = strcmp(opt->workload, "l2_diff") == 0;
     const int64_t shape[2] = {4096, 4096}, flat[1] = {(int64_t)1 << 24};
     const int32_t rank = l2 ? 1 : 2;
-    ng_graph_t *g = api->graph_create();
+    ng_graph_t *g = b->graph = api->graph_create();
     if (!g) return fail("graph_create failed in", b->path);
     const ng_axis_t *axes[2] = {api->axis(g, "R", l2 ? flat[0] : shape[0]),
                                 l2 ? NULL : api->axis(g, "C", shape[1])};
@@ -66,7 +69,7 @@ static int compile(build_t *b, const options_t *opt, float *x, float *y) {
     }
     if (api->graph_status(g) != NG_OK)
         return fail("building the graph failed", api->graph_error(g));
-    ng_transformer_t *t = api->transformer_create("cpu");
+    ng_transformer_t *t = b->transformer = api->transformer_create("cpu");
     if (!t || api->transformer_set_num_threads(t, opt->threads) != NG_OK)
         return fail("transformer_create failed in", b->path);
     b->num_inputs = l2 ? 2 : 1;
@@ -83,13 +86,25 @@ static int compile(build_t *b, const options_t *opt, float *x, float *y) {
 
 static int load(build_t *b, const char *path) {
     b->path = path;
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    void *lib = b->library = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!lib) return fail("dlopen failed", dlerror());
     const ng_api_t *(*get_api)(uint32_t) =
         (const ng_api_t *(*)(uint32_t))(uintptr_t)dlsym(lib, "ng_get_api");
     b->api = get_api ? get_api(NG_API_VERSION) : NULL;
     if (!b->api) return fail("no function table of this version in", path);
     return 0;
+}
+
+/* Everything a build made, then the build itself. */
+static void unload(build_t *b) {
+    if (!b->library) return;
+    if (b->api) {
+        for (int32_t i = 0; i < b->num_inputs; ++i) b->api->tensor_release(b->inputs[i]);
+        b->api->computation_destroy(b->computation);
+        b->api->transformer_destroy(b->transformer);
+        b->api->graph_destroy(b->graph);
+    }
+    dlclose(b->library);
 }
 
 static void print_line(const char *impl, const options_t *opt, double *ms, double *ratio) {
@@ -141,28 +156,32 @@ int main(int argc, char **argv) {
     float *x = bench_huge_floats(n), *y = l2 ? bench_huge_floats(n) : NULL;
     static build_t b[MAX_BUILDS];
     static double read_ms[MAX_REPS];
-    if (!x || (l2 && !y)) return fail("out of memory", NULL);
-    for (int k = 0; k < builds; ++k)
-        if ((status = load(&b[k], argv[first + k])) || (status = compile(&b[k], &opt, x, y)))
-            return status;
+    if (!x || (l2 && !y)) status = fail("out of memory", NULL);
+    for (int k = 0; k < builds && !status; ++k)
+        if (!(status = load(&b[k], argv[first + k]))) status = compile(&b[k], &opt, x, y);
     volatile float sink = 0;
-    for (int32_t r = 0; r < opt.reps; ++r) {
+    for (int32_t r = 0; r < opt.reps && !status; ++r) {
         int64_t t0 = bench_now_ns();
         sink += bench_read_sum(x, n) + (l2 ? bench_read_sum(y, n) : 0);
         read_ms[r] = (double)(bench_now_ns() - t0) / 1e6;
-        for (int k = 0; k < builds; ++k) {
+        for (int k = 0; k < builds && !status; ++k) {
             ng_tensor_t *out = NULL;
             t0 = bench_now_ns();
             if (b[k].api->computation_run(b[k].computation, b[k].inputs, b[k].num_inputs, &out,
                                           1) != NG_OK)
-                return fail("computation_run failed", b[k].api->last_error());
+                status = fail("computation_run failed", b[k].api->last_error());
             b[k].ms[r] = (double)(bench_now_ns() - t0) / 1e6;
             b[k].ratio[r] = read_ms[r] / b[k].ms[r];
             b[k].api->tensor_release(out);
         }
     }
     (void)sink;
-    print_line("read", &opt, read_ms, NULL);
-    for (int k = 0; k < builds; ++k) print_line(b[k].path, &opt, b[k].ms, b[k].ratio);
-    return 0;
+    if (!status) {
+        print_line("read", &opt, read_ms, NULL);
+        for (int k = 0; k < builds; ++k) print_line(b[k].path, &opt, b[k].ms, b[k].ratio);
+    }
+    for (int k = 0; k < builds; ++k) unload(&b[k]);
+    free(x);
+    free(y);
+    return status;
 }
