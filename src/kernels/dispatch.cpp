@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "kernels/convert.hpp"
 #include "kernels/kernel_names.hpp"
+#include "kernels/streaming.hpp"
 #include "kernels/vector_table.hpp"
 
 namespace ng::kernels {
@@ -254,6 +255,7 @@ void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const 
     check_chain_request("run_chain", dt, n, code, count, input_steps, input_count, leaf_count);
     vector_table().chain(dt, n, code, count, inputs, input_steps, input_count, leaf_count, out,
                          stream_out);
+    if (stream_out) fence_streamed_stores();
 }
 
 void run_chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,

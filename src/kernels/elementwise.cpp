@@ -95,6 +95,7 @@ void ElementwisePlan::run(void *const *bases, ThreadPool *pool) const {
                 store(program_.run(scratch, len, pointers + 1, pointers[0], stream_output_),
                       pointers[0], len);
             }
+            if (stream_output_) fence_streamed_stores();
         });
     });
 }

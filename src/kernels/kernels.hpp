@@ -118,7 +118,8 @@ bool chain_supports(BinaryFn f);
 // value) for the leaves l < input_count; leaves input_count..leaf_count-1 are temporaries. `out`
 // may be one of the input arrays (in place), not overlap one otherwise. stream_out: `out` is
 // written with stores that bypass the cache where it is aligned to a vector (an output of at
-// least half the last-level cache, kernels/streaming.hpp), and is in memory on return.
+// least half the last-level cache, kernels/streaming.hpp), and is in memory on return (the
+// vector table's chain leaves the fence to its caller, fence_streamed_stores).
 void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const void *const *inputs,
                const int *input_steps, int32_t input_count, int32_t leaf_count, void *out,
                bool stream_out);

@@ -5,6 +5,8 @@
 // read is all that caching it buys, and streaming it saves the read.
 #pragma once
 
+#include <xmmintrin.h>
+
 #include <cstdint>
 #include <string>
 
@@ -22,6 +24,14 @@ int64_t last_level_cache_bytes();
 // last-level cache.
 inline bool streams_output(int64_t bytes) {
     return bytes >= last_level_cache_bytes() / 2;
+}
+
+// Makes a thread's stores that bypassed the cache visible to other threads, as its ordinary stores
+// are: once after the last of a run of them, before the thread signals that it is done (an
+// sfence waits for the write-combining buffers to drain; after every tile of 2048 values it made
+// a chain that streams 64 MiB 5% slower on one thread).
+inline void fence_streamed_stores() {
+    _mm_sfence();
 }
 
 }  // namespace ng::kernels

@@ -34,7 +34,8 @@ public:
     // Evaluates one tile of `len` <= kTile points. inputs[i] is input i's first element of the
     // tile; `out` is the output tile (used when prepared with direct_output, else may be null).
     // The values are in scratch, in an input, or in `out` (then data == out). stream_out: a
-    // register chain that writes straight into `out` writes it past the cache (run_chain).
+    // register chain that writes straight into `out` writes it past the cache (run_chain), and
+    // the caller fences after its last tile (fence_streamed_stores).
     TileValues run(void *scratch, int64_t len, const char *const *inputs, void *out,
                    bool stream_out) const;
     // The input whose tile run() returns as it is (the program computes nothing and the input is

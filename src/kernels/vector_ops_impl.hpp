@@ -1193,8 +1193,8 @@ template <class Arch, class T>
 // up. A reduction reads its inputs once and keeps nothing of the chain in memory (a tile
 // of values stored and read back cost a third more time than the reads alone on an AVX-512
 // Zen 4 core). Stream: the whole blocks go past the cache when `out` is aligned to a vector (the
-// tiles of an aligned tensor are), then a fence, so that the values are in memory before the
-// caller signals that they are done.
+// tiles of an aligned tensor are), without a fence: the caller fences once after its last tile
+// (fence_streamed_stores).
 template <class Arch, class T, ChainOut Out>
 void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const *inputs,
                  const int *input_steps, int32_t input_count, int32_t leaf_count, T *out) {
@@ -1267,7 +1267,6 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
         }
     }
     if constexpr (Sum) out[0] = xsimd::hadd(total);
-    if constexpr (Out == ChainOut::Stream) _mm_sfence();
 }
 
 // ---- transposed matrix-vector product -----------------------------------------------------------
