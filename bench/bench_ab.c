@@ -1,18 +1,21 @@
 /* Two or more builds of the library compared in one process, on the same inputs, run in turn:
- * each rep reads the inputs once with a plain loop (bench_read_sum, the read bound of
- * bench_limits), then runs every build once. Builds compared in separate processes differ by as
+ * each rep runs the workload's bound once, a plain loop over the same arrays (bench_limits'
+ * figure for the workload: a read of the inputs, or for tanh_fma d = a * b + c into the output),
+ * then every build once. Builds compared in separate processes differ by as
  * much as the host changes between processes (a workload's time can double from one process to
  * the next on a shared machine); in one process, alternating, they meet the same spells.
  *
  * Each build is loaded with dlopen() and used through its function table (ng_get_api), so the
- * builds' symbols never meet. Every build wraps the same input arrays (ng_tensor_wrap, borrowed).
+ * builds' symbols never meet. Every build wraps the same arrays (ng_tensor_wrap, borrowed); a
+ * build's result goes into a wrapped output where the workload has one of its size (tanh_fma).
  *
  *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] LIBRARY...
  *
  * WORKLOAD: l2_diff (sum((x - y)^2) over 2^24 floats), sum_axis0 or sum_axis1 (a 4096 x 4096
- * float matrix summed over one axis); default sum_axis1. Prints one JSON line for the plain read
- * and one per build: median and best milliseconds per run, and the median over the reps of the
- * read's time over the build's (percent_of_read). */
+ * float matrix summed over one axis), tanh_fma (tanh(a * b + c) * 0.5 + a over 2^24 floats into
+ * d); default sum_axis1. Prints one JSON line for the bound ("read" or "fma3") and one per build:
+ * median and best milliseconds per run, and the median over the reps of the bound's time over the
+ * build's (percent_of_bound). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -32,7 +35,7 @@ typedef struct build {
     ng_graph_t *graph;
     ng_transformer_t *transformer;
     ng_computation_t *computation;
-    ng_tensor_t *inputs[2];
+    ng_tensor_t *inputs[3], *output; /* output: NULL where the build makes a new result */
     int32_t num_inputs;
     double ms[MAX_REPS], ratio[MAX_REPS];
 } build_t;
@@ -47,24 +50,48 @@ static int fail(const char *what, const char *detail) {
     return 2;
 }
 
-/* The workload's graph through one build's table, compiled over that build's wraps of x (and y). */
-static int compile(build_t *b, const options_t *opt, float *x, float *y) {
+/* The workloads: how many input arrays of 2^24 floats each reads, whether they are a 4096 x 4096
+ * matrix, and whether a result of their size goes to an output array. */
+typedef struct workload {
+    const char *name;
+    int32_t inputs, matrix, output;
+} workload_t;
+
+static const workload_t workloads[] = {
+    {"l2_diff", 2, 0, 0},
+    {"sum_axis0", 1, 1, 0},
+    {"sum_axis1", 1, 1, 0},
+    {"tanh_fma", 3, 0, 1},
+};
+
+static const workload_t *find_workload(const char *name) {
+    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; ++i)
+        if (strcmp(workloads[i].name, name) == 0) return &workloads[i];
+    return NULL;
+}
+
+/* The workload's graph through one build's table, compiled over that build's wraps of the arrays
+ * (arrays[0..inputs) the inputs, arrays[inputs] the output where the workload has one). */
+static int compile(build_t *b, const options_t *opt, const workload_t *w, float *const *arrays) {
     const ng_api_t *api = b->api;
-    const int l2 = strcmp(opt->workload, "l2_diff") == 0;
     const int64_t shape[2] = {4096, 4096}, flat[1] = {(int64_t)1 << 24};
-    const int32_t rank = l2 ? 1 : 2;
+    const int32_t rank = w->matrix ? 2 : 1;
     ng_graph_t *g = b->graph = api->graph_create();
     if (!g) return fail("graph_create failed in", b->path);
-    const ng_axis_t *axes[2] = {api->axis(g, "R", l2 ? flat[0] : shape[0]),
-                                l2 ? NULL : api->axis(g, "C", shape[1])};
-    ng_op_t *params[2] = {api->placeholder(g, NG_FLOAT32, axes, rank, NULL),
-                          l2 ? api->placeholder(g, NG_FLOAT32, axes, rank, NULL) : NULL};
+    const ng_axis_t *axes[2] = {api->axis(g, "R", w->matrix ? shape[0] : flat[0]),
+                                w->matrix ? api->axis(g, "C", shape[1]) : NULL};
+    ng_op_t *params[3];
+    for (int32_t i = 0; i < w->inputs; ++i)
+        params[i] = api->placeholder(g, NG_FLOAT32, axes, rank, NULL);
     ng_op_t *result;
-    if (l2) {
+    if (strcmp(w->name, "l2_diff") == 0) {
         ng_op_t *d = api->subtract(g, params[0], params[1]);
         result = api->sum(g, api->multiply(g, d, d), axes, 1);
+    } else if (strcmp(w->name, "tanh_fma") == 0) {
+        ng_op_t *t = api->tanh(g, api->add(g, api->multiply(g, params[0], params[1]), params[2]));
+        result = api->add(g, api->multiply(g, t, api->scalar(g, 0.5)), params[0]);
     } else {
-        const ng_axis_t *reduced[1] = {axes[strcmp(opt->workload, "sum_axis0") == 0 ? 0 : 1]};
+        const ng_axis_t *reduced[1] = {axes[strcmp(w->name, "sum_axis0") == 0 ? 0 : 1]};
         result = api->sum(g, params[0], reduced, 1);
     }
     if (api->graph_status(g) != NG_OK)
@@ -72,14 +99,17 @@ static int compile(build_t *b, const options_t *opt, float *x, float *y) {
     ng_transformer_t *t = b->transformer = api->transformer_create("cpu");
     if (!t || api->transformer_set_num_threads(t, opt->threads) != NG_OK)
         return fail("transformer_create failed in", b->path);
-    b->num_inputs = l2 ? 2 : 1;
+    b->num_inputs = w->inputs;
     b->computation = api->computation_create(t, &result, 1, params, b->num_inputs);
     if (!b->computation) return fail("computation_create failed", api->last_error());
-    float *data[2] = {x, y};
-    for (int32_t i = 0; i < b->num_inputs; ++i) {
-        b->inputs[i] =
-            api->tensor_wrap(NG_FLOAT32, l2 ? flat : shape, NULL, rank, data[i], NULL, NULL);
-        if (!b->inputs[i]) return fail("tensor_wrap failed", api->last_error());
+    for (int32_t i = 0; i < b->num_inputs + w->output; ++i) {
+        ng_tensor_t *wrap = api->tensor_wrap(NG_FLOAT32, w->matrix ? shape : flat, NULL, rank,
+                                             arrays[i], NULL, NULL);
+        if (!wrap) return fail("tensor_wrap failed", api->last_error());
+        if (i < b->num_inputs)
+            b->inputs[i] = wrap;
+        else
+            b->output = wrap;
     }
     return 0;
 }
@@ -100,6 +130,7 @@ static void unload(build_t *b) {
     if (!b->library) return;
     if (b->api) {
         for (int32_t i = 0; i < b->num_inputs; ++i) b->api->tensor_release(b->inputs[i]);
+        b->api->tensor_release(b->output);
         b->api->computation_destroy(b->computation);
         b->api->transformer_destroy(b->transformer);
         b->api->graph_destroy(b->graph);
@@ -115,7 +146,7 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
         "{\"impl\": \"%s\", \"workload\": \"%s\", \"threads\": %d, \"reps\": %d, "
         "\"median_ms\": %.4f, \"best_ms\": %.4f",
         impl, opt->workload, opt->threads, opt->reps, bench_median(ms, (size_t)opt->reps), best);
-    if (ratio) printf(", \"percent_of_read\": %.1f", 100 * bench_median(ratio, (size_t)opt->reps));
+    if (ratio) printf(", \"percent_of_bound\": %.1f", 100 * bench_median(ratio, (size_t)opt->reps));
     printf("}\n");
 }
 
@@ -135,9 +166,8 @@ static int parse(int argc, char **argv, options_t *opt, int *first_library) {
     }
     if (opt->threads < 1 || opt->reps < 1 || opt->reps > MAX_REPS)
         return fail("--threads and --reps must be positive (reps at most 10000)", NULL);
-    if (strcmp(opt->workload, "l2_diff") != 0 && strcmp(opt->workload, "sum_axis0") != 0 &&
-        strcmp(opt->workload, "sum_axis1") != 0)
-        return fail("--only takes l2_diff, sum_axis0 or sum_axis1, not", opt->workload);
+    if (!find_workload(opt->workload))
+        return fail("--only takes l2_diff, sum_axis0, sum_axis1 or tanh_fma, not", opt->workload);
     if (i >= argc || argc - i > MAX_BUILDS)
         return fail(
             "usage: bench_ab [--threads N] [--reps N] [--only WORKLOAD] LIBRARY... "
@@ -151,37 +181,42 @@ int main(int argc, char **argv) {
     options_t opt;
     int first, status = parse(argc, argv, &opt, &first);
     if (status) return status;
-    const int builds = argc - first, l2 = strcmp(opt.workload, "l2_diff") == 0;
-    const int64_t n = (int64_t)1 << 24; /* floats per input: 2^24, or 4096 x 4096 */
-    float *x = bench_huge_floats(n), *y = l2 ? bench_huge_floats(n) : NULL;
+    const int builds = argc - first;
+    const workload_t *w = find_workload(opt.workload);
+    const int64_t n = (int64_t)1 << 24; /* floats per array: 2^24, or 4096 x 4096 */
+    float *arrays[4] = {NULL, NULL, NULL, NULL};
+    const int32_t count = w->inputs + w->output;
+    for (int32_t i = 0; i < count && !status; ++i)
+        if (!(arrays[i] = bench_huge_floats(n))) status = fail("out of memory", NULL);
     static build_t b[MAX_BUILDS];
-    static double read_ms[MAX_REPS];
-    if (!x || (l2 && !y)) status = fail("out of memory", NULL);
+    static double bound_ms[MAX_REPS];
     for (int k = 0; k < builds && !status; ++k)
-        if (!(status = load(&b[k], argv[first + k]))) status = compile(&b[k], &opt, x, y);
+        if (!(status = load(&b[k], argv[first + k]))) status = compile(&b[k], &opt, w, arrays);
     volatile float sink = 0;
     for (int32_t r = 0; r < opt.reps && !status; ++r) {
         int64_t t0 = bench_now_ns();
-        sink += bench_read_sum(x, n) + (l2 ? bench_read_sum(y, n) : 0);
-        read_ms[r] = (double)(bench_now_ns() - t0) / 1e6;
+        if (w->output)
+            bench_fma3(arrays[w->inputs], arrays[0], arrays[1], arrays[2], n);
+        else
+            for (int32_t i = 0; i < w->inputs; ++i) sink += bench_read_sum(arrays[i], n);
+        bound_ms[r] = (double)(bench_now_ns() - t0) / 1e6;
         for (int k = 0; k < builds && !status; ++k) {
-            ng_tensor_t *out = NULL;
+            ng_tensor_t *out = b[k].output; /* written in place, or NULL for a new result */
             t0 = bench_now_ns();
             if (b[k].api->computation_run(b[k].computation, b[k].inputs, b[k].num_inputs, &out,
                                           1) != NG_OK)
                 status = fail("computation_run failed", b[k].api->last_error());
             b[k].ms[r] = (double)(bench_now_ns() - t0) / 1e6;
-            b[k].ratio[r] = read_ms[r] / b[k].ms[r];
-            b[k].api->tensor_release(out);
+            b[k].ratio[r] = bound_ms[r] / b[k].ms[r];
+            if (!b[k].output) b[k].api->tensor_release(out);
         }
     }
     (void)sink;
     if (!status) {
-        print_line("read", &opt, read_ms, NULL);
+        print_line(w->output ? "fma3" : "read", &opt, bound_ms, NULL);
         for (int k = 0; k < builds; ++k) print_line(b[k].path, &opt, b[k].ms, b[k].ratio);
     }
     for (int k = 0; k < builds; ++k) unload(&b[k]);
-    free(x);
-    free(y);
+    for (int32_t i = 0; i < count; ++i) free(arrays[i]);
     return status;
 }

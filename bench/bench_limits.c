@@ -50,14 +50,6 @@ __attribute__((target_clones("avx2", "default"))) static void triad(float *restr
     for (int64_t i = 0; i < n; ++i) a[i] = b[i] + 3.0f * c[i];
 }
 
-__attribute__((target_clones("avx2", "default"))) static void fma3(float *restrict d,
-                                                                   const float *restrict a,
-                                                                   const float *restrict b,
-                                                                   const float *restrict c,
-                                                                   int64_t n) {
-    for (int64_t i = 0; i < n; ++i) d[i] = a[i] * b[i] + c[i];
-}
-
 static void *run_slice(void *arg) {
     slice_t *s = arg;
     int64_t n = s->end - s->begin;
@@ -65,7 +57,9 @@ static void *run_slice(void *arg) {
     case K_READ: s->sum = bench_read_sum(s->a + s->begin, n); break;
     case K_COPY: copy(s->b + s->begin, s->a + s->begin, n); break;
     case K_TRIAD: triad(s->a + s->begin, s->b + s->begin, s->c + s->begin, n); break;
-    case K_FMA3: fma3(s->d + s->begin, s->a + s->begin, s->b + s->begin, s->c + s->begin, n); break;
+    case K_FMA3:
+        bench_fma3(s->d + s->begin, s->a + s->begin, s->b + s->begin, s->c + s->begin, n);
+        break;
     }
     return NULL;
 }

@@ -16,6 +16,14 @@ __attribute__((target_clones("avx2", "default"))) float bench_read_sum(const flo
     return total;
 }
 
+__attribute__((target_clones("avx2", "default"))) void bench_fma3(float *restrict d,
+                                                                  const float *restrict a,
+                                                                  const float *restrict b,
+                                                                  const float *restrict c,
+                                                                  int64_t n) {
+    for (int64_t i = 0; i < n; ++i) d[i] = a[i] * b[i] + c[i];
+}
+
 float *bench_huge_floats(int64_t n) {
     float *p = NULL;
     if (posix_memalign((void **)&p, (size_t)2 << 20, (size_t)n * sizeof *p) != 0) return NULL;

@@ -1,5 +1,5 @@
-/* The plain read that bounds the memory-bound workloads: bench_limits measures the machine with
- * it, and bench_ab runs it beside the library on the library's own inputs. */
+/* The plain loops that bound the memory-bound workloads: bench_limits measures the machine with
+ * them, and bench_ab runs them beside the library on the library's own arrays. */
 #ifndef NG_BENCH_STREAM_H
 #define NG_BENCH_STREAM_H
 
@@ -8,6 +8,11 @@
 /* The float sum of x[0..n), with 32 independent accumulators so that the adds are not one
  * dependency chain; compiled for AVX2 where the CPU has it and for the baseline otherwise. */
 float bench_read_sum(const float *x, int64_t n);
+
+/* d[i] = a[i] * b[i] + c[i] for i < n (three arrays read, one written with ordinary stores), the
+ * pass that bounds tanh_fma; compiled like bench_read_sum. */
+void bench_fma3(float *restrict d, const float *restrict a, const float *restrict b,
+                const float *restrict c, int64_t n);
 
 /* n floats on a 2 MiB boundary, advised for transparent huge pages, as the library places its
  * large tensors (and NumPy its arrays), filled with (i % 1024) / 1000; NULL when out of memory.
