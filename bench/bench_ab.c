@@ -1,6 +1,7 @@
 /* Two or more builds of the library compared in one process, on the same inputs, run in turn:
  * each rep runs the workload's bound once, a plain loop over the same arrays (bench_limits'
- * figure for the workload: a read of the inputs, or for tanh_fma d = a * b + c into the output),
+ * figure for the workload: a read of the inputs, for tanh_fma d = a * b + c into the output, for
+ * softmax a copy of the input into the output),
  * then every build once. Builds compared in separate processes differ by as
  * much as the host changes between processes (a workload's time can double from one process to
  * the next on a shared machine); in one process, alternating, they meet the same spells.
@@ -13,7 +14,8 @@
  *
  * WORKLOAD: l2_diff (sum((x - y)^2) over 2^24 floats), sum_axis0 or sum_axis1 (a 4096 x 4096
  * float matrix summed over one axis), tanh_fma (tanh(a * b + c) * 0.5 + a over 2^24 floats into
- * d); default sum_axis1. Prints one JSON line for the bound ("read" or "fma3") and one per build:
+ * d), softmax (along each row of a 4096 x 1024 float matrix, into a second one); default
+ * sum_axis1. Prints one JSON line for the bound ("read", "fma3" or "copy") and one per build:
  * median and best milliseconds per run, and the median over the reps of the bound's time over the
  * build's (percent_of_bound). */
 #define _GNU_SOURCE
@@ -50,19 +52,27 @@ static int fail(const char *what, const char *detail) {
     return 2;
 }
 
-/* The workloads: how many input arrays of 2^24 floats each reads, whether they are a 4096 x 4096
- * matrix, and whether a result of their size goes to an output array. */
+/* The workloads: how many input arrays each reads, their shape (rows, or rows x cols), whether
+ * a result of their size goes to an output array, and the plain loop that bounds them. */
+typedef enum bound { BOUND_READ, BOUND_FMA3, BOUND_COPY } bound_t;
+
 typedef struct workload {
     const char *name;
-    int32_t inputs, matrix, output;
+    int32_t inputs;
+    int64_t rows, cols; /* cols 0: a vector of rows values */
+    int32_t output;
+    bound_t bound;
 } workload_t;
 
 static const workload_t workloads[] = {
-    {"l2_diff", 2, 0, 0},
-    {"sum_axis0", 1, 1, 0},
-    {"sum_axis1", 1, 1, 0},
-    {"tanh_fma", 3, 0, 1},
+    {"l2_diff", 2, (int64_t)1 << 24, 0, 0, BOUND_READ},
+    {"sum_axis0", 1, 4096, 4096, 0, BOUND_READ},
+    {"sum_axis1", 1, 4096, 4096, 0, BOUND_READ},
+    {"tanh_fma", 3, (int64_t)1 << 24, 0, 1, BOUND_FMA3},
+    {"softmax", 1, 4096, 1024, 1, BOUND_COPY},
 };
+
+static const char *const bound_names[] = {"read", "fma3", "copy"};
 
 static const workload_t *find_workload(const char *name) {
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; ++i)
@@ -74,12 +84,12 @@ static const workload_t *find_workload(const char *name) {
  * (arrays[0..inputs) the inputs, arrays[inputs] the output where the workload has one). */
 static int compile(build_t *b, const options_t *opt, const workload_t *w, float *const *arrays) {
     const ng_api_t *api = b->api;
-    const int64_t shape[2] = {4096, 4096}, flat[1] = {(int64_t)1 << 24};
-    const int32_t rank = w->matrix ? 2 : 1;
+    const int64_t shape[2] = {w->rows, w->cols};
+    const int32_t rank = w->cols ? 2 : 1;
     ng_graph_t *g = b->graph = api->graph_create();
     if (!g) return fail("graph_create failed in", b->path);
-    const ng_axis_t *axes[2] = {api->axis(g, "R", w->matrix ? shape[0] : flat[0]),
-                                w->matrix ? api->axis(g, "C", shape[1]) : NULL};
+    const ng_axis_t *axes[2] = {api->axis(g, "R", w->rows),
+                                w->cols ? api->axis(g, "C", w->cols) : NULL};
     ng_op_t *params[3];
     for (int32_t i = 0; i < w->inputs; ++i)
         params[i] = api->placeholder(g, NG_FLOAT32, axes, rank, NULL);
@@ -87,6 +97,8 @@ static int compile(build_t *b, const options_t *opt, const workload_t *w, float 
     if (strcmp(w->name, "l2_diff") == 0) {
         ng_op_t *d = api->subtract(g, params[0], params[1]);
         result = api->sum(g, api->multiply(g, d, d), axes, 1);
+    } else if (strcmp(w->name, "softmax") == 0) {
+        result = api->softmax(g, params[0], &axes[1], 1);
     } else if (strcmp(w->name, "tanh_fma") == 0) {
         ng_op_t *t = api->tanh(g, api->add(g, api->multiply(g, params[0], params[1]), params[2]));
         result = api->add(g, api->multiply(g, t, api->scalar(g, 0.5)), params[0]);
@@ -103,8 +115,7 @@ static int compile(build_t *b, const options_t *opt, const workload_t *w, float 
     b->computation = api->computation_create(t, &result, 1, params, b->num_inputs);
     if (!b->computation) return fail("computation_create failed", api->last_error());
     for (int32_t i = 0; i < b->num_inputs + w->output; ++i) {
-        ng_tensor_t *wrap = api->tensor_wrap(NG_FLOAT32, w->matrix ? shape : flat, NULL, rank,
-                                             arrays[i], NULL, NULL);
+        ng_tensor_t *wrap = api->tensor_wrap(NG_FLOAT32, shape, NULL, rank, arrays[i], NULL, NULL);
         if (!wrap) return fail("tensor_wrap failed", api->last_error());
         if (i < b->num_inputs)
             b->inputs[i] = wrap;
@@ -167,7 +178,8 @@ static int parse(int argc, char **argv, options_t *opt, int *first_library) {
     if (opt->threads < 1 || opt->reps < 1 || opt->reps > MAX_REPS)
         return fail("--threads and --reps must be positive (reps at most 10000)", NULL);
     if (!find_workload(opt->workload))
-        return fail("--only takes l2_diff, sum_axis0, sum_axis1 or tanh_fma, not", opt->workload);
+        return fail("--only takes l2_diff, sum_axis0, sum_axis1, tanh_fma or softmax, not",
+                    opt->workload);
     if (i >= argc || argc - i > MAX_BUILDS)
         return fail(
             "usage: bench_ab [--threads N] [--reps N] [--only WORKLOAD] LIBRARY... "
@@ -183,7 +195,7 @@ int main(int argc, char **argv) {
     if (status) return status;
     const int builds = argc - first;
     const workload_t *w = find_workload(opt.workload);
-    const int64_t n = (int64_t)1 << 24; /* floats per array: 2^24, or 4096 x 4096 */
+    const int64_t n = w->rows * (w->cols ? w->cols : 1); /* floats per array */
     float *arrays[4] = {NULL, NULL, NULL, NULL};
     const int32_t count = w->inputs + w->output;
     for (int32_t i = 0; i < count && !status; ++i)
@@ -195,8 +207,10 @@ int main(int argc, char **argv) {
     volatile float sink = 0;
     for (int32_t r = 0; r < opt.reps && !status; ++r) {
         int64_t t0 = bench_now_ns();
-        if (w->output)
+        if (w->bound == BOUND_FMA3)
             bench_fma3(arrays[w->inputs], arrays[0], arrays[1], arrays[2], n);
+        else if (w->bound == BOUND_COPY)
+            bench_copy(arrays[w->inputs], arrays[0], n);
         else
             for (int32_t i = 0; i < w->inputs; ++i) sink += bench_read_sum(arrays[i], n);
         bound_ms[r] = (double)(bench_now_ns() - t0) / 1e6;
@@ -213,7 +227,7 @@ int main(int argc, char **argv) {
     }
     (void)sink;
     if (!status) {
-        print_line(w->output ? "fma3" : "read", &opt, bound_ms, NULL);
+        print_line(bound_names[w->bound], &opt, bound_ms, NULL);
         for (int k = 0; k < builds; ++k) print_line(b[k].path, &opt, b[k].ms, b[k].ratio);
     }
     for (int k = 0; k < builds; ++k) unload(&b[k]);

@@ -37,12 +37,6 @@ typedef struct slice {
     double sum; /* the read kernel's result, kept so that the loop is not optimised away */
 } slice_t;
 
-__attribute__((target_clones("avx2", "default"))) static void copy(float *restrict b,
-                                                                   const float *restrict a,
-                                                                   int64_t n) {
-    for (int64_t i = 0; i < n; ++i) b[i] = a[i];
-}
-
 __attribute__((target_clones("avx2", "default"))) static void triad(float *restrict a,
                                                                     const float *restrict b,
                                                                     const float *restrict c,
@@ -55,7 +49,7 @@ static void *run_slice(void *arg) {
     int64_t n = s->end - s->begin;
     switch (s->kernel) {
     case K_READ: s->sum = bench_read_sum(s->a + s->begin, n); break;
-    case K_COPY: copy(s->b + s->begin, s->a + s->begin, n); break;
+    case K_COPY: bench_copy(s->b + s->begin, s->a + s->begin, n); break;
     case K_TRIAD: triad(s->a + s->begin, s->b + s->begin, s->c + s->begin, n); break;
     case K_FMA3:
         bench_fma3(s->d + s->begin, s->a + s->begin, s->b + s->begin, s->c + s->begin, n);

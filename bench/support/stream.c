@@ -16,6 +16,12 @@ __attribute__((target_clones("avx2", "default"))) float bench_read_sum(const flo
     return total;
 }
 
+__attribute__((target_clones("avx2", "default"))) void bench_copy(float *restrict b,
+                                                                  const float *restrict a,
+                                                                  int64_t n) {
+    for (int64_t i = 0; i < n; ++i) b[i] = a[i];
+}
+
 __attribute__((target_clones("avx2", "default"))) void bench_fma3(float *restrict d,
                                                                   const float *restrict a,
                                                                   const float *restrict b,

@@ -9,6 +9,9 @@
  * dependency chain; compiled for AVX2 where the CPU has it and for the baseline otherwise. */
 float bench_read_sum(const float *x, int64_t n);
 
+/* b[i] = a[i] for i < n, the pass that bounds softmax; compiled like bench_read_sum. */
+void bench_copy(float *restrict b, const float *restrict a, int64_t n);
+
 /* d[i] = a[i] * b[i] + c[i] for i < n (three arrays read, one written with ordinary stores), the
  * pass that bounds tanh_fma; compiled like bench_read_sum. */
 void bench_fma3(float *restrict d, const float *restrict a, const float *restrict b,
