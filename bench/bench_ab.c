@@ -16,8 +16,10 @@
  * float matrix summed over one axis), tanh_fma (tanh(a * b + c) * 0.5 + a over 2^24 floats into
  * d), softmax (along each row of a 4096 x 1024 float matrix, into a second one); default
  * sum_axis1. Prints one JSON line for the bound ("read", "fma3" or "copy") and one per build:
- * median and best milliseconds per run, and the median over the reps of the bound's time over the
- * build's (percent_of_bound). */
+ * median and best milliseconds per run, the median over the reps of the bound's time over the
+ * build's (percent_of_bound), and its last rep's result checked against a scalar double
+ * computation (bench_transformer's check: "check" is the worst error in units of the tolerance;
+ * above 1 the program fails). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 #include "nanograph/api.h"
 #include "support/measure.h"
 #include "support/stream.h"
+#include "support/workloads.h"
 
 enum { MAX_BUILDS = 8, MAX_REPS = 10000 };
 
@@ -40,6 +43,7 @@ typedef struct build {
     ng_tensor_t *inputs[3], *output; /* output: NULL where the build makes a new result */
     int32_t num_inputs;
     double ms[MAX_REPS], ratio[MAX_REPS];
+    double check; /* the last rep's worst error in units of the tolerance (<= 1 passes) */
 } build_t;
 
 typedef struct options {
@@ -149,7 +153,19 @@ static void unload(build_t *b) {
     dlclose(b->library);
 }
 
-static void print_line(const char *impl, const options_t *opt, double *ms, double *ratio) {
+/* The worst error of a build's result, by the check of the workload of the same name that
+ * bench_transformer runs (its full sizes are bench_ab's). */
+static double check_result(const workload_t *w, float *const *arrays, const float *result) {
+    const bench_workload_t *reference = bench_find_workload(w->name);
+    bench_sizes_t sizes;
+    bench_input_t shapes[BENCH_MAX_INPUTS];
+    bench_sizes_init(&sizes, 0);
+    reference->describe_inputs(&sizes, shapes);
+    return reference->check(shapes, (const float *const *)arrays, result);
+}
+
+static void print_line(const char *impl, const options_t *opt, double *ms, double *ratio,
+                       double check) {
     double best = ms[0];
     for (int32_t r = 1; r < opt->reps; ++r)
         if (ms[r] < best) best = ms[r];
@@ -157,7 +173,10 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
         "{\"impl\": \"%s\", \"workload\": \"%s\", \"threads\": %d, \"reps\": %d, "
         "\"median_ms\": %.4f, \"best_ms\": %.4f",
         impl, opt->workload, opt->threads, opt->reps, bench_median(ms, (size_t)opt->reps), best);
-    if (ratio) printf(", \"percent_of_bound\": %.1f", 100 * bench_median(ratio, (size_t)opt->reps));
+    if (ratio) {
+        printf(", \"percent_of_bound\": %.1f", 100 * bench_median(ratio, (size_t)opt->reps));
+        printf(", \"check\": %.3g", check);
+    }
     printf("}\n");
 }
 
@@ -198,8 +217,11 @@ int main(int argc, char **argv) {
     const int64_t n = w->rows * (w->cols ? w->cols : 1); /* floats per array */
     float *arrays[4] = {NULL, NULL, NULL, NULL};
     const int32_t count = w->inputs + w->output;
-    for (int32_t i = 0; i < count && !status; ++i)
+    for (int32_t i = 0; i < count && !status; ++i) {
         if (!(arrays[i] = bench_huge_floats(n))) status = fail("out of memory", NULL);
+        else
+            bench_fill_uniform(arrays[i], n, (uint64_t)i + 1); /* inputs that differ */
+    }
     static build_t b[MAX_BUILDS];
     static double bound_ms[MAX_REPS];
     for (int k = 0; k < builds && !status; ++k)
@@ -222,13 +244,19 @@ int main(int argc, char **argv) {
                 status = fail("computation_run failed", b[k].api->last_error());
             b[k].ms[r] = (double)(bench_now_ns() - t0) / 1e6;
             b[k].ratio[r] = bound_ms[r] / b[k].ms[r];
+            if (!status && r == opt.reps - 1) {
+                const float *result = b[k].api->tensor_data(out);
+                b[k].check = check_result(w, arrays, result);
+                if (!(b[k].check <= 1)) status = fail("wrong result from", b[k].path);
+            }
             if (!b[k].output) b[k].api->tensor_release(out);
         }
     }
     (void)sink;
     if (!status) {
-        print_line(bound_names[w->bound], &opt, bound_ms, NULL);
-        for (int k = 0; k < builds; ++k) print_line(b[k].path, &opt, b[k].ms, b[k].ratio);
+        print_line(bound_names[w->bound], &opt, bound_ms, NULL, 0);
+        for (int k = 0; k < builds; ++k)
+            print_line(b[k].path, &opt, b[k].ms, b[k].ratio, b[k].check);
     }
     for (int k = 0; k < builds; ++k) unload(&b[k]);
     for (int32_t i = 0; i < count; ++i) free(arrays[i]);
