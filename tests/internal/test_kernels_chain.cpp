@@ -10,7 +10,8 @@
 //    tolerance;
 //  - run_elementwise over strided, broadcast and reversed operands, where contiguous operands
 //    take the chain and gathered ones the tile passes: the same bits either way, and the same
-//    bits with no pool and with four threads;
+//    bits with no pool and with four threads, also for an output large enough to be streamed past
+//    the cache (each thread fences its stores once, after its last tile);
 //  - every table's chain_sum (the chain's values summed, none stored) against the double sum of
 //    the same values, NaN and infinities included, and over 2^21 values within a few rounding
 //    errors;
@@ -18,6 +19,7 @@
 #include <cfloat>
 
 #include "kernels/chain.hpp"
+#include "kernels/streaming.hpp"
 #include "test_kernels_support.hpp"
 
 using namespace ng::kernels;
@@ -421,6 +423,42 @@ void test_elementwise_chain_paths(void **) {
     }
 }
 
+// An output of at least half the last-level cache is streamed past it by every thread, each
+// fencing once after its last tile: the values the calling thread reads after the run are the
+// bits of the same chain stored normally (a run over a part of the rows, too small to stream) and
+// within the reference's tolerance.
+void test_elementwise_streamed_output(void **) {
+    ng::ThreadPool two(2);
+    const int64_t cols = 4096,
+                  rows = last_level_cache_bytes() / 2 / int64_t(sizeof(float)) / cols + 3;
+    assert_true(streams_output(rows * cols * int64_t(sizeof(float))));
+    const DType dt = NG_FLOAT32;
+    Program p = tanh_fma(dt);
+    Buffer a(dt, rows * cols), b(dt, rows * cols), c(dt, cols), s(dt, 1);
+    kt::fill_random(a, 4, -3, 3), kt::fill_random(b, 5, -3, 3), kt::fill_random(c, 6, -1, 1);
+    s.set(0, 0.5);
+    std::vector<Strided> in = {Strided{a.data(), {cols, 1}}, Strided{b.data(), {cols, 1}},
+                               Strided{c.data(), {0, 1}}, Strided{s.data(), {0, 0}}};
+    Buffer streamed(dt, rows * cols), stored(dt, rows * cols);
+    run_elementwise(p, {rows, cols}, in, Strided{streamed.data(), {cols, 1}}, &two);
+    // The same rows a few at a time: outputs far below the threshold, stored normally.
+    const int64_t size = int64_t(sizeof(float)), step = 64;
+    for (int64_t r = 0; r < rows; r += step) {
+        const int64_t count = std::min(step, rows - r);
+        std::vector<Strided> part = in;
+        part[0].data = static_cast<char *>(a.data()) + r * cols * size;
+        part[1].data = static_cast<char *>(b.data()) + r * cols * size;
+        assert_false(streams_output(count * cols * size));
+        run_elementwise(p, {count, cols}, part,
+                        Strided{static_cast<char *>(stored.data()) + r * cols * size, {cols, 1}},
+                        &two);
+    }
+    expect_bitwise(streamed, stored.data(), "streamed output, two threads");
+    Buffer ref(dt, rows * cols);
+    reference::run_elementwise(p, {rows, cols}, in, Strided{ref.data(), {cols, 1}});
+    expect_close(streamed, ref, 2e-5, "streamed output against the reference");
+}
+
 // A long chain sum keeps the accuracy of a pairwise sum: 2^21 + 77 copies of 0.1 (whole blocks,
 // groups at every level of the cascade, single vectors and a tail) within 128 rounding errors of
 // the exact sum, in every table and both float dtypes. Per-lane running sums of 2^21 / 16 values
@@ -518,6 +556,7 @@ int main(void) {
         cmocka_unit_test(test_chain_programs_every_table),
         cmocka_unit_test(test_chain_every_function),
         cmocka_unit_test(test_elementwise_chain_paths),
+        cmocka_unit_test(test_elementwise_streamed_output),
         cmocka_unit_test(test_chain_sum_long),
         cmocka_unit_test(test_run_chain_errors),
     };
