@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/streaming.hpp"
 #include "kernels/vector_table.hpp"
 
 namespace ng::kernels {
@@ -339,7 +340,7 @@ inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
 
 // A non-temporal store of v to p (aligned to a vector): the line goes to memory through a
 // write-combining buffer, without the cache first reading it. Weakly ordered: a writer fences
-// (_mm_sfence) before anything else may read what it wrote.
+// (fence_streamed_stores) before anything else may read what it wrote.
 template <class Arch, class T>
 inline void store_streaming(T *p, xsimd::batch<T, Arch> v) {
     constexpr bool is_float = std::is_same_v<T, float>;
@@ -614,7 +615,7 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
                    [&](int64_t i) { yr[i] = (xr[i] - m) - lse; });
         }
     }
-    if (stream_rows) _mm_sfence();
+    if (stream_rows) fence_streamed_stores();
 }
 
 // ---- float unary -----------------------------------------------------------------------------
@@ -908,7 +909,7 @@ T reduce_block(const T *x, int64_t n) {
     // A sum's lanes are added as a tree (xsimd's hadd: halves added to halves), 4 levels for 16
     // lanes instead of 15 additions one after another, each with its lane moved into place: a
     // sum over the rows of a 4096 x 4096 matrix, a fold per 256 values, read at 91 to 94% of a
-    // plain read of the matrix instead of 87 to 89% (one thread, AVX-512 Zen 4 core, bench_ab).
+    // plain read of the matrix instead of 85 to 89% (one thread, AVX-512 Zen 4 core, bench_ab).
     if constexpr (F == ReduceFn::Sum) return xsimd::hadd(acc);
     alignas(64) T lanes[W];
     acc.store_aligned(lanes);
