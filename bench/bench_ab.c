@@ -1,14 +1,16 @@
 /* Two or more builds of the library compared in one process, on the same inputs, run in turn:
  * each rep runs the workload's bound once, a plain loop over the same arrays (bench_limits'
  * figure for the workload: a read of the inputs, for tanh_fma d = a * b + c into the output, for
- * softmax a copy of the input into the output),
- * then every build once. Builds compared in separate processes differ by as
- * much as the host changes between processes (a workload's time can double from one process to
- * the next on a shared machine); in one process, alternating, they meet the same spells.
+ * softmax a copy of the input into the output), then every build once. Builds compared in
+ * separate processes differ by as much as the host changes between processes (a workload's time
+ * can double from one process to the next on a shared machine); in one process, alternating,
+ * they meet the same spells.
  *
  * Each build is loaded with dlopen() and used through its function table (ng_get_api), so the
- * builds' symbols never meet. Every build wraps the same arrays (ng_tensor_wrap, borrowed); a
- * build's result goes into a wrapped output where the workload has one of its size (tanh_fma).
+ * builds' symbols never meet. The workloads are bench_transformer's (bench/support/workloads.c:
+ * the same inputs, shapes and check), built through each build's table. Every build wraps the
+ * same arrays (ng_tensor_wrap, borrowed); where the result has the inputs' size (tanh_fma,
+ * softmax) it goes into a wrapped output array.
  *
  *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] LIBRARY...
  *
@@ -56,24 +58,19 @@ static int fail(const char *what, const char *detail) {
     return 2;
 }
 
-/* The workloads: how many input arrays each reads, their shape (rows, or rows x cols), whether
- * a result of their size goes to an output array, and the plain loop that bounds them. */
+/* The workloads bench_ab runs: whether the result, of the inputs' size, goes to an output array,
+ * and the plain loop that bounds them. Their inputs, shapes and check are bench_transformer's. */
 typedef enum bound { BOUND_READ, BOUND_FMA3, BOUND_COPY } bound_t;
 
 typedef struct workload {
     const char *name;
-    int32_t inputs;
-    int64_t rows, cols; /* cols 0: a vector of rows values */
     int32_t output;
     bound_t bound;
 } workload_t;
 
 static const workload_t workloads[] = {
-    {"l2_diff", 2, (int64_t)1 << 24, 0, 0, BOUND_READ},
-    {"sum_axis0", 1, 4096, 4096, 0, BOUND_READ},
-    {"sum_axis1", 1, 4096, 4096, 0, BOUND_READ},
-    {"tanh_fma", 3, (int64_t)1 << 24, 0, 1, BOUND_FMA3},
-    {"softmax", 1, 4096, 1024, 1, BOUND_COPY},
+    {"l2_diff", 0, BOUND_READ},  {"sum_axis0", 0, BOUND_READ}, {"sum_axis1", 0, BOUND_READ},
+    {"tanh_fma", 1, BOUND_FMA3}, {"softmax", 1, BOUND_COPY},
 };
 
 static const char *const bound_names[] = {"read", "fma3", "copy"};
@@ -84,23 +81,31 @@ static const workload_t *find_workload(const char *name) {
     return NULL;
 }
 
+/* A workload as bench_transformer runs it at full size: its inputs' shapes and its check. */
+typedef struct job {
+    const workload_t *w;
+    const bench_workload_t *reference;
+    bench_input_t shapes[BENCH_MAX_INPUTS];
+} job_t;
+
 /* The workload's graph through one build's table, compiled over that build's wraps of the arrays
- * (arrays[0..inputs) the inputs, arrays[inputs] the output where the workload has one). */
-static int compile(build_t *b, const options_t *opt, const workload_t *w, float *const *arrays) {
+ * (arrays[0..inputs) the inputs, arrays[inputs] the output where the workload has one). Every
+ * input has input 0's shape. */
+static int compile(build_t *b, const options_t *opt, const job_t *job, float *const *arrays) {
     const ng_api_t *api = b->api;
-    const int64_t shape[2] = {w->rows, w->cols};
-    const int32_t rank = w->cols ? 2 : 1;
+    const workload_t *w = job->w;
+    const bench_input_t *shape = &job->shapes[0];
+    const int32_t rank = shape->rank;
     ng_graph_t *g = b->graph = api->graph_create();
     if (!g) return fail("graph_create failed in", b->path);
-    const ng_axis_t *axes[2] = {api->axis(g, "R", w->rows),
-                                w->cols ? api->axis(g, "C", w->cols) : NULL};
-    ng_op_t *params[3];
-    for (int32_t i = 0; i < w->inputs; ++i)
+    const ng_axis_t *axes[BENCH_MAX_RANK];
+    for (int32_t d = 0; d < rank; ++d) axes[d] = api->axis(g, shape->axis_names[d], shape->dims[d]);
+    ng_op_t *params[BENCH_MAX_INPUTS];
+    for (int32_t i = 0; i < job->reference->num_inputs; ++i)
         params[i] = api->placeholder(g, NG_FLOAT32, axes, rank, NULL);
     ng_op_t *result;
     if (strcmp(w->name, "l2_diff") == 0) {
-        ng_op_t *d = api->subtract(g, params[0], params[1]);
-        result = api->sum(g, api->multiply(g, d, d), axes, 1);
+        result = api->sum(g, api->square(g, api->subtract(g, params[0], params[1])), NULL, 0);
     } else if (strcmp(w->name, "softmax") == 0) {
         result = api->softmax(g, params[0], &axes[1], 1);
     } else if (strcmp(w->name, "tanh_fma") == 0) {
@@ -115,11 +120,12 @@ static int compile(build_t *b, const options_t *opt, const workload_t *w, float 
     ng_transformer_t *t = b->transformer = api->transformer_create("cpu");
     if (!t || api->transformer_set_num_threads(t, opt->threads) != NG_OK)
         return fail("transformer_create failed in", b->path);
-    b->num_inputs = w->inputs;
+    b->num_inputs = job->reference->num_inputs;
     b->computation = api->computation_create(t, &result, 1, params, b->num_inputs);
     if (!b->computation) return fail("computation_create failed", api->last_error());
     for (int32_t i = 0; i < b->num_inputs + w->output; ++i) {
-        ng_tensor_t *wrap = api->tensor_wrap(NG_FLOAT32, shape, NULL, rank, arrays[i], NULL, NULL);
+        ng_tensor_t *wrap =
+            api->tensor_wrap(NG_FLOAT32, shape->dims, NULL, rank, arrays[i], NULL, NULL);
         if (!wrap) return fail("tensor_wrap failed", api->last_error());
         if (i < b->num_inputs)
             b->inputs[i] = wrap;
@@ -151,17 +157,6 @@ static void unload(build_t *b) {
         b->api->graph_destroy(b->graph);
     }
     dlclose(b->library);
-}
-
-/* The worst error of a build's result, by the check of the workload of the same name that
- * bench_transformer runs (its full sizes are bench_ab's). */
-static double check_result(const workload_t *w, float *const *arrays, const float *result) {
-    const bench_workload_t *reference = bench_find_workload(w->name);
-    bench_sizes_t sizes;
-    bench_input_t shapes[BENCH_MAX_INPUTS];
-    bench_sizes_init(&sizes, 0);
-    reference->describe_inputs(&sizes, shapes);
-    return reference->check(shapes, (const float *const *)arrays, result);
 }
 
 static void print_line(const char *impl, const options_t *opt, double *ms, double *ratio,
@@ -213,28 +208,33 @@ int main(int argc, char **argv) {
     int first, status = parse(argc, argv, &opt, &first);
     if (status) return status;
     const int builds = argc - first;
-    const workload_t *w = find_workload(opt.workload);
-    const int64_t n = w->rows * (w->cols ? w->cols : 1); /* floats per array */
-    float *arrays[4] = {NULL, NULL, NULL, NULL};
-    const int32_t count = w->inputs + w->output;
-    for (int32_t i = 0; i < count && !status; ++i) {
-        if (!(arrays[i] = bench_huge_floats(n))) status = fail("out of memory", NULL);
-        else
-            bench_fill_uniform(arrays[i], n, (uint64_t)i + 1); /* inputs that differ */
-    }
+    job_t job;
+    job.w = find_workload(opt.workload);
+    job.reference = bench_find_workload(opt.workload);
+    bench_sizes_t sizes;
+    bench_sizes_init(&sizes, 0);
+    job.reference->describe_inputs(&sizes, job.shapes);
+    const workload_t *w = job.w;
+    const int32_t inputs = job.reference->num_inputs, count = inputs + w->output;
+    int64_t n = 1; /* floats per array */
+    for (int32_t d = 0; d < job.shapes[0].rank; ++d) n *= job.shapes[0].dims[d];
+    float *arrays[BENCH_MAX_INPUTS + 1] = {NULL};
+    for (int32_t i = 0; i < count && !status; ++i) /* inputs that differ: a seed each */
+        if (!(arrays[i] = bench_huge_floats(n, (uint64_t)i + 1)))
+            status = fail("out of memory", NULL);
     static build_t b[MAX_BUILDS];
     static double bound_ms[MAX_REPS];
     for (int k = 0; k < builds && !status; ++k)
-        if (!(status = load(&b[k], argv[first + k]))) status = compile(&b[k], &opt, w, arrays);
+        if (!(status = load(&b[k], argv[first + k]))) status = compile(&b[k], &opt, &job, arrays);
     volatile float sink = 0;
     for (int32_t r = 0; r < opt.reps && !status; ++r) {
         int64_t t0 = bench_now_ns();
         if (w->bound == BOUND_FMA3)
-            bench_fma3(arrays[w->inputs], arrays[0], arrays[1], arrays[2], n);
+            bench_fma3(arrays[inputs], arrays[0], arrays[1], arrays[2], n);
         else if (w->bound == BOUND_COPY)
-            bench_copy(arrays[w->inputs], arrays[0], n);
+            bench_copy(arrays[inputs], arrays[0], n);
         else
-            for (int32_t i = 0; i < w->inputs; ++i) sink += bench_read_sum(arrays[i], n);
+            for (int32_t i = 0; i < inputs; ++i) sink += bench_read_sum(arrays[i], n);
         bound_ms[r] = (double)(bench_now_ns() - t0) / 1e6;
         for (int k = 0; k < builds && !status; ++k) {
             ng_tensor_t *out = b[k].output; /* written in place, or NULL for a new result */
@@ -246,7 +246,7 @@ int main(int argc, char **argv) {
             b[k].ratio[r] = bound_ms[r] / b[k].ms[r];
             if (!status && r == opt.reps - 1) {
                 const float *result = b[k].api->tensor_data(out);
-                b[k].check = check_result(w, arrays, result);
+                b[k].check = job.reference->check(job.shapes, (const float *const *)arrays, result);
                 if (!(b[k].check <= 1)) status = fail("wrong result from", b[k].path);
             }
             if (!b[k].output) b[k].api->tensor_release(out);

@@ -120,7 +120,7 @@ static void bandwidths(int threads, int quick, const char *only) {
             if (floats > most) most = floats;
         }
     if (most == 0) return;
-    float *memory = bench_huge_floats(most);
+    float *memory = bench_huge_floats(most, 1);
     if (!memory) {
         fprintf(stderr, "bench_limits: out of memory\n");
         exit(2);

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "stream.h"
 
+#include "workloads.h"
+
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -30,10 +32,10 @@ __attribute__((target_clones("avx2", "default"))) void bench_fma3(float *restric
     for (int64_t i = 0; i < n; ++i) d[i] = a[i] * b[i] + c[i];
 }
 
-float *bench_huge_floats(int64_t n) {
+float *bench_huge_floats(int64_t n, uint64_t seed) {
     float *p = NULL;
     if (posix_memalign((void **)&p, (size_t)2 << 20, (size_t)n * sizeof *p) != 0) return NULL;
     (void)madvise(p, (size_t)n * sizeof *p, MADV_HUGEPAGE);
-    for (int64_t i = 0; i < n; ++i) p[i] = (float)(i & 1023) * 0.001f;
+    bench_fill_uniform(p, n, seed);
     return p;
 }

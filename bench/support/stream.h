@@ -18,9 +18,10 @@ void bench_fma3(float *restrict d, const float *restrict a, const float *restric
                 const float *restrict c, int64_t n);
 
 /* n floats on a 2 MiB boundary, advised for transparent huge pages, as the library places its
- * large tensors (and NumPy its arrays), filled with (i % 1024) / 1000; NULL when out of memory.
+ * large tensors (and NumPy its arrays), filled with uniform values in [-1, 1) from `seed`
+ * (bench_fill_uniform); NULL when out of memory.
  * malloc's own mapping starts 16 bytes into a page, which splits every other 32-byte load across
  * two cache lines and cost a quarter of the read rate on an AVX-512 Zen 4 core. free() it. */
-float *bench_huge_floats(int64_t n);
+float *bench_huge_floats(int64_t n, uint64_t seed);
 
 #endif
