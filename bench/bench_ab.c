@@ -12,12 +12,14 @@
  * same arrays (ng_tensor_wrap, borrowed); where the result has the inputs' size (tanh_fma,
  * softmax) it goes into a wrapped output array.
  *
- *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] LIBRARY...
+ *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] LIBRARY...
  *
  * WORKLOAD: l2_diff (sum((x - y)^2) over 2^24 floats), sum_axis0 or sum_axis1 (a 4096 x 4096
  * float matrix summed over one axis), tanh_fma (tanh(a * b + c) * 0.5 + a over 2^24 floats into
  * d), softmax (along each row of a 4096 x 1024 float matrix, into a second one); default
- * sum_axis1. Prints one JSON line for the bound ("read", "fma3" or "copy") and one per build:
+ * sum_axis1. BYTES (a multiple of 4 below 64, default 0): every array starts that many bytes past a
+ * 64-byte boundary, as a NumPy array's data, 16 bytes into its allocation, commonly does. Prints
+ * one JSON line for the bound ("read", "fma3" or "copy") and one per build:
  * median and best milliseconds per run, the median over the reps of the bound's time over the
  * build's (percent_of_bound), and its last rep's result checked against a scalar double
  * computation (bench_transformer's check: "check" is the worst error in units of the tolerance;
@@ -49,7 +51,7 @@ typedef struct build {
 } build_t;
 
 typedef struct options {
-    int32_t threads, reps;
+    int32_t threads, reps, offset; /* offset: bytes past a 64-byte boundary of every array */
     const char *workload;
 } options_t;
 
@@ -166,8 +168,9 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
         if (ms[r] < best) best = ms[r];
     printf(
         "{\"impl\": \"%s\", \"workload\": \"%s\", \"threads\": %d, \"reps\": %d, "
-        "\"median_ms\": %.4f, \"best_ms\": %.4f",
-        impl, opt->workload, opt->threads, opt->reps, bench_median(ms, (size_t)opt->reps), best);
+        "\"offset\": %d, \"median_ms\": %.4f, \"best_ms\": %.4f",
+        impl, opt->workload, opt->threads, opt->reps, opt->offset,
+        bench_median(ms, (size_t)opt->reps), best);
     if (ratio) {
         printf(", \"percent_of_bound\": %.1f", 100 * bench_median(ratio, (size_t)opt->reps));
         printf(", \"check\": %.3g", check);
@@ -176,7 +179,7 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
 }
 
 static int parse(int argc, char **argv, options_t *opt, int *first_library) {
-    *opt = (options_t){1, 100, "sum_axis1"};
+    *opt = (options_t){1, 100, 0, "sum_axis1"};
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (i + 1 >= argc) return fail("missing value after", argv[i]);
@@ -186,17 +189,22 @@ static int parse(int argc, char **argv, options_t *opt, int *first_library) {
             opt->reps = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--only") == 0)
             opt->workload = argv[i + 1];
+        else if (strcmp(argv[i], "--offset") == 0)
+            opt->offset = atoi(argv[i + 1]);
         else
             return fail("unknown option", argv[i]);
     }
     if (opt->threads < 1 || opt->reps < 1 || opt->reps > MAX_REPS)
         return fail("--threads and --reps must be positive (reps at most 10000)", NULL);
+    if (opt->offset < 0 || opt->offset >= 64 || opt->offset % 4 != 0)
+        return fail("--offset takes a multiple of 4 from 0 to 60", NULL);
     if (!find_workload(opt->workload))
         return fail("--only takes l2_diff, sum_axis0, sum_axis1, tanh_fma or softmax, not",
                     opt->workload);
     if (i >= argc || argc - i > MAX_BUILDS)
         return fail(
-            "usage: bench_ab [--threads N] [--reps N] [--only WORKLOAD] LIBRARY... "
+            "usage: bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] "
+            "LIBRARY... "
             "(one to eight libraries)",
             NULL);
     *first_library = i;
@@ -218,10 +226,14 @@ int main(int argc, char **argv) {
     const int32_t inputs = job.reference->num_inputs, count = inputs + w->output;
     int64_t n = 1; /* floats per array */
     for (int32_t d = 0; d < job.shapes[0].rank; ++d) n *= job.shapes[0].dims[d];
-    float *arrays[BENCH_MAX_INPUTS + 1] = {NULL};
-    for (int32_t i = 0; i < count && !status; ++i) /* inputs that differ: a seed each */
-        if (!(arrays[i] = bench_huge_floats(n, (uint64_t)i + 1)))
+    /* Each array's allocation (16 floats longer) and the array, opt.offset bytes into it. */
+    float *allocations[BENCH_MAX_INPUTS + 1] = {NULL}, *arrays[BENCH_MAX_INPUTS + 1] = {NULL};
+    for (int32_t i = 0; i < count && !status; ++i) { /* inputs that differ: a seed each */
+        if (!(allocations[i] = bench_huge_floats(n + 16, (uint64_t)i + 1)))
             status = fail("out of memory", NULL);
+        else
+            arrays[i] = allocations[i] + opt.offset / 4;
+    }
     static build_t b[MAX_BUILDS];
     static double bound_ms[MAX_REPS];
     for (int k = 0; k < builds && !status; ++k)
@@ -259,6 +271,6 @@ int main(int argc, char **argv) {
             print_line(b[k].path, &opt, b[k].ms, b[k].ratio, b[k].check);
     }
     for (int k = 0; k < builds; ++k) unload(&b[k]);
-    for (int32_t i = 0; i < count; ++i) free(arrays[i]);
+    for (int32_t i = 0; i < count; ++i) free(allocations[i]);
     return status;
 }
