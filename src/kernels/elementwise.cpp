@@ -49,9 +49,10 @@ void ElementwisePlan::plan_tiles(const char *driver, const Program &program) {
 
     const int32_t last = space_.rank() - 1;
     length_ = space_.dim(last);
-    tiles_ = (length_ + kTile - 1) / kTile;
-    items_ = space_.count(0, last) * tiles_;
     stream_output_ = out_stride_ == 1 && streams_output(space_.numel() * int64_t(sizes_[0]));
+    // A streamed row that starts inside a line takes one more tile (see run).
+    tiles_ = (length_ + kTile - 1) / kTile + (stream_output_ ? 1 : 0);
+    items_ = space_.count(0, last) * tiles_;
 }
 
 // Writes a tile's values to the output tile `out` of `len` elements, unless they are there.
@@ -85,10 +86,28 @@ void ElementwisePlan::run(void *const *bases, ThreadPool *pool) const {
                 thread_scratch(ScratchArea::Operands, ops * (sizeof(int64_t) + sizeof(char *))));
             auto pointers = reinterpret_cast<char **>(offsets + ops);
             for (int64_t item = begin; item < end; ++item) {
-                int64_t start = item % tiles_ * kTile;
-                int64_t len = std::min(kTile, length_ - start);
                 std::fill(offsets, offsets + ops, 0);
                 space_.add_offsets(0, last, item / tiles_, offsets);
+                // A streamed row whose first element lies inside a line: its first tile takes
+                // the elements up to the line's end, stored as usual, and the others start on
+                // lines, streamed whole. Its values stay those of the usual tiles (each computed
+                // alone), but the chain streams only a tile that starts on a vector boundary:
+                // tanh_fma into an output 16 bytes past one took 11 to 12 ms instead of 8 to 9
+                // on an AVX-512 Zen 4 core. A row that starts on a line leaves its last tile
+                // empty.
+                const int64_t lead =
+                    stream_output_
+                        ? elements_to_line(advance(bases[0], offsets[0], sizes_[0]), sizes_[0])
+                        : 0;
+                const int64_t tile = item % tiles_;
+                int64_t start = tile * kTile, stop = start + kTile;
+                if (lead != 0) {
+                    start = tile == 0 ? 0 : lead + (tile - 1) * kTile;
+                    stop = tile == 0 ? lead : start + kTile;
+                }
+                stop = std::min(stop, length_);
+                if (start >= stop) continue;
+                const int64_t len = stop - start;
                 for (int32_t op = 0; op < ops; ++op)
                     pointers[op] = advance(bases[op], offsets[op] + start * space_.last_stride(op),
                                            sizes_[op]);

@@ -26,6 +26,15 @@ inline bool streams_output(int64_t bytes) {
     return bytes >= last_level_cache_bytes() / 2;
 }
 
+// The elements before the first 64-byte boundary at or after `p`, for an array of elements of
+// `size` bytes that starts inside a line (a NumPy array's data starts 16 bytes into its
+// allocation); 0 when it starts on a boundary or no element lies on one. Stores past the cache
+// write whole vectors at vector boundaries, so a streamed output starts there.
+inline int64_t elements_to_line(const void *p, size_t size) {
+    const auto into = reinterpret_cast<uintptr_t>(p) % 64;
+    return into == 0 || into % size != 0 ? 0 : int64_t((64 - into) / size);
+}
+
 // Makes a thread's stores that bypassed the cache visible to other threads, as its ordinary stores
 // are: once after the last of a run of them, before the thread signals that it is done (an
 // sfence waits for the write-combining buffers to drain; after every tile of 2048 values it made

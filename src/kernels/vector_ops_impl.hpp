@@ -571,7 +571,9 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
         T *yr = y + r * y_stride;
         const T *ahead = r + 1 < rows ? xr + x_stride : nullptr;
         const T m = range.max;
-        const bool stream = stream_rows && reinterpret_cast<uintptr_t>(yr) % sizeof(B) == 0;
+        const int64_t to_line = elements_to_line(yr, sizeof(T));
+        const bool aligned = reinterpret_cast<uintptr_t>(yr) % sizeof(B) == 0;
+        const bool stream = stream_rows && (aligned || (to_line != 0 && to_line < n));
         T *e = log ? nullptr : stream ? row_buffer : yr;
         const T *ahead_out = ahead && !stream ? yr + y_stride : nullptr;
         // Most rows (a network's logits) lie within the narrow range: their exponentials need
@@ -597,22 +599,38 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
             for (; i < n; ++i) finish_one(i);
             if (ahead) range = row_range<Arch>(ahead, n);
         };
-        const auto put = [&](int64_t i, B v) {
-            if (stream)
-                store_streaming<Arch>(yr + i, v);
-            else
-                v.store_unaligned(yr + i);
+        // A streamed row whose output starts inside a line is written rotated by `lead`: what the
+        // last pass computes for i goes to i + lead, so that its vectors land on vector
+        // boundaries, and the values past the row's end wrap to its start, one at a time. Each
+        // value is computed alone, so no bit changes; stored as usual instead, a softmax into an
+        // output 16 bytes past a boundary ran at 61 to 63% of a copy instead of 84 to 89% (one
+        // thread, AVX-512 Zen 4 core).
+        const int64_t lead = stream && !aligned ? to_line : 0;
+        const auto at = [&](int64_t i) { return i + lead < n ? i + lead : i + lead - n; };
+        const auto put = [&](int64_t i, auto vector_at, auto value_at) {
+            const int64_t j = i + lead;
+            if (j + W > n) {
+                for (int64_t k = i; k < i + W; ++k) yr[at(k)] = value_at(at(k));
+            } else if (stream) {
+                store_streaming<Arch>(yr + j, vector_at(j));
+            } else {
+                vector_at(j).store_unaligned(yr + j);
+            }
+        };
+        const auto last_pass = [&](auto vector_at, auto value_at) {
+            finish([&](int64_t i) { put(i, vector_at, value_at); },
+                   [&](int64_t i) { yr[at(i)] = value_at(at(i)); });
         };
         if (!log) {
             const T inv_one = T(1) / total;
             const B inv(inv_one);
-            finish([&](int64_t i) { put(i, B::load_unaligned(e + i) * inv); },
-                   [&](int64_t i) { yr[i] = e[i] * inv_one; });
+            last_pass([&](int64_t j) { return B::load_unaligned(e + j) * inv; },
+                      [&](int64_t j) { return e[j] * inv_one; });
         } else {
             const T lse = T(__builtin_log(double(total)));
             const B shift(m), sub(lse);
-            finish([&](int64_t i) { put(i, (B::load_unaligned(xr + i) - shift) - sub); },
-                   [&](int64_t i) { yr[i] = (xr[i] - m) - lse; });
+            last_pass([&](int64_t j) { return (B::load_unaligned(xr + j) - shift) - sub; },
+                      [&](int64_t j) { return (xr[j] - m) - lse; });
         }
     }
     if (stream_rows) fence_streamed_stores();

@@ -426,37 +426,48 @@ void test_elementwise_chain_paths(void **) {
 // An output of at least half the last-level cache is streamed past it by every thread, each
 // fencing once after its last tile: the values the calling thread reads after the run are the
 // bits of the same chain stored normally (a run over a part of the rows, too small to stream) and
-// within the reference's tolerance.
+// within the reference's tolerance. Outputs on a cache line, 16 bytes past one (as a NumPy array's
+// data), and rows of 4100 values starting 4 bytes past one (each row at another place in its
+// line): a row that starts inside a line has its values up to the line's end stored as usual.
 void test_elementwise_streamed_output(void **) {
     ng::ThreadPool two(2);
-    const int64_t cols = 4096,
-                  rows = last_level_cache_bytes() / 2 / int64_t(sizeof(float)) / cols + 3;
-    assert_true(streams_output(rows * cols * int64_t(sizeof(float))));
     const DType dt = NG_FLOAT32;
     Program p = tanh_fma(dt);
-    Buffer a(dt, rows * cols), b(dt, rows * cols), c(dt, cols), s(dt, 1);
-    kt::fill_random(a, 4, -3, 3), kt::fill_random(b, 5, -3, 3), kt::fill_random(c, 6, -1, 1);
-    s.set(0, 0.5);
-    std::vector<Strided> in = {Strided{a.data(), {cols, 1}}, Strided{b.data(), {cols, 1}},
-                               Strided{c.data(), {0, 1}}, Strided{s.data(), {0, 0}}};
-    Buffer streamed(dt, rows * cols), stored(dt, rows * cols);
-    run_elementwise(p, {rows, cols}, in, Strided{streamed.data(), {cols, 1}}, &two);
-    // The same rows a few at a time: outputs far below the threshold, stored normally.
-    const int64_t size = int64_t(sizeof(float)), step = 64;
-    for (int64_t r = 0; r < rows; r += step) {
-        const int64_t count = std::min(step, rows - r);
-        std::vector<Strided> part = in;
-        part[0].data = static_cast<char *>(a.data()) + r * cols * size;
-        part[1].data = static_cast<char *>(b.data()) + r * cols * size;
-        assert_false(streams_output(count * cols * size));
-        run_elementwise(p, {count, cols}, part,
-                        Strided{static_cast<char *>(stored.data()) + r * cols * size, {cols, 1}},
-                        &two);
+    const struct {
+        int64_t cols;
+        size_t misalign;  // of the streamed output, in bytes past a 64-byte boundary
+    } cases[] = {{4096, 0}, {4096, 16}, {4100, 4}};
+    for (const auto &shape : cases) {
+        const int64_t cols = shape.cols,
+                      rows = last_level_cache_bytes() / 2 / int64_t(sizeof(float)) / cols + 3;
+        assert_true(streams_output(rows * cols * int64_t(sizeof(float))));
+        const std::string what = "streamed output of " + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + ", " + std::to_string(shape.misalign) +
+                                 " bytes past a line, two threads";
+        Buffer a(dt, rows * cols), b(dt, rows * cols), c(dt, cols), s(dt, 1);
+        kt::fill_random(a, 4, -3, 3), kt::fill_random(b, 5, -3, 3), kt::fill_random(c, 6, -1, 1);
+        s.set(0, 0.5);
+        std::vector<Strided> in = {Strided{a.data(), {cols, 1}}, Strided{b.data(), {cols, 1}},
+                                   Strided{c.data(), {0, 1}}, Strided{s.data(), {0, 0}}};
+        Buffer streamed(dt, rows * cols, shape.misalign), stored(dt, rows * cols);
+        run_elementwise(p, {rows, cols}, in, Strided{streamed.data(), {cols, 1}}, &two);
+        // The same rows a few at a time: outputs far below the threshold, stored normally.
+        const int64_t size = int64_t(sizeof(float)), step = 64;
+        for (int64_t r = 0; r < rows; r += step) {
+            const int64_t count = std::min(step, rows - r);
+            std::vector<Strided> part = in;
+            part[0].data = static_cast<char *>(a.data()) + r * cols * size;
+            part[1].data = static_cast<char *>(b.data()) + r * cols * size;
+            assert_false(streams_output(count * cols * size));
+            run_elementwise(
+                p, {count, cols}, part,
+                Strided{static_cast<char *>(stored.data()) + r * cols * size, {cols, 1}}, &two);
+        }
+        expect_bitwise(streamed, stored.data(), what);
+        Buffer ref(dt, rows * cols);
+        reference::run_elementwise(p, {rows, cols}, in, Strided{ref.data(), {cols, 1}});
+        expect_close(streamed, ref, 2e-5, what + " against the reference");
     }
-    expect_bitwise(streamed, stored.data(), "streamed output, two threads");
-    Buffer ref(dt, rows * cols);
-    reference::run_elementwise(p, {rows, cols}, in, Strided{ref.data(), {cols, 1}});
-    expect_close(streamed, ref, 2e-5, "streamed output against the reference");
 }
 
 // A long chain sum keeps the accuracy of a pairwise sum: 2^21 + 77 copies of 0.1 (whole blocks,
