@@ -602,24 +602,31 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
         // A streamed row whose output starts inside a line is written rotated by `lead`: what the
         // last pass computes for i goes to i + lead, so that its vectors land on vector
         // boundaries, and the values past the row's end wrap to its start, one at a time. Each
-        // value is computed alone, so no bit changes; stored as usual instead, a softmax into an
-        // output 16 bytes past a boundary ran at 61 to 63% of a copy instead of 84 to 89% (one
-        // thread, AVX-512 Zen 4 core).
+        // value is computed alone, so no bit changes. Into an output 16 bytes past a line, a
+        // softmax of 4096 rows of 1024 floats ran at a median 73.5% of a copy of its input,
+        // against 68.8% stored as usual (one thread, AVX-512 Zen 4 core, ten runs each).
         const int64_t lead = stream && !aligned ? to_line : 0;
-        const auto at = [&](int64_t i) { return i + lead < n ? i + lead : i + lead - n; };
-        const auto put = [&](int64_t i, auto vector_at, auto value_at) {
-            const int64_t j = i + lead;
-            if (j + W > n) {
-                for (int64_t k = i; k < i + W; ++k) yr[at(k)] = value_at(at(k));
-            } else if (stream) {
-                store_streaming<Arch>(yr + j, vector_at(j));
-            } else {
-                vector_at(j).store_unaligned(yr + j);
-            }
+        const auto store_vector = [&](int64_t j, B v) {
+            if (stream)
+                store_streaming<Arch>(yr + j, v);
+            else
+                v.store_unaligned(yr + j);
         };
         const auto last_pass = [&](auto vector_at, auto value_at) {
-            finish([&](int64_t i) { put(i, vector_at, value_at); },
-                   [&](int64_t i) { yr[at(i)] = value_at(at(i)); });
+            if (lead == 0) {  // a separate loop: the rotation's index arithmetic cost 4 to 7%
+                finish([&](int64_t i) { store_vector(i, vector_at(i)); },
+                       [&](int64_t i) { yr[i] = value_at(i); });
+                return;
+            }
+            const auto at = [&](int64_t i) { return i + lead < n ? i + lead : i + lead - n; };
+            finish(
+                [&](int64_t i) {
+                    if (i + lead + W <= n)
+                        store_vector(i + lead, vector_at(i + lead));
+                    else
+                        for (int64_t k = i; k < i + W; ++k) yr[at(k)] = value_at(at(k));
+                },
+                [&](int64_t i) { yr[at(i)] = value_at(at(i)); });
         };
         if (!log) {
             const T inv_one = T(1) / total;
