@@ -908,29 +908,94 @@ struct Combine {
     }
 };
 
+// The whole vectors of x[0..n), read by index for a reduction. On AVX-512, where x starts inside
+// a vector (a NumPy array's data starts 16 bytes into its allocation), every 64-byte load would
+// cross a cache line: vector k is then assembled from the two aligned vectors it spans, with one
+// permutation, except the first and the last, whose other aligned neighbour lies outside x. The
+// lanes hold the same values, so a reduction keeps its bits. A sum over the rows of a 4096 x 4096
+// float matrix 16 bytes past a line ran at a median 88.1% of a plain read of it, against 85.4%
+// with loads that cross lines (one thread, AVX-512 Zen 4 core, bench_ab, ahead in nine processes
+// of ten).
+template <class Arch, class T>
+class VectorReader {
+    using B = xsimd::batch<T, Arch>;
+    using Lane = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // an index per lane
+    static constexpr int64_t W = B::size;
+
+public:
+    // Only AVX-512's loads are a line wide (and the permutation is AVX-512's).
+    static constexpr bool kAssembles = std::is_same_v<Arch, xsimd::avx512f>;
+    // Whether x starts inside a vector on AVX-512 (on an element boundary): only then is a reader
+    // made for it.
+    static bool assembles(const T *x) {
+        const auto into = reinterpret_cast<uintptr_t>(x) % sizeof(B);
+        return kAssembles && into != 0 && into % sizeof(T) == 0;
+    }
+    VectorReader(const T *x, int64_t n) : x_(x) {
+        if constexpr (kAssembles) {
+            if (assembles(x)) {
+                shift_ = int64_t(reinterpret_cast<uintptr_t>(x) % sizeof(B) / sizeof(T));
+                aligned_ = x - shift_;
+                last_ = n / W - 1;
+                alignas(64) Lane lanes[W];
+                for (int64_t j = 0; j < W; ++j) lanes[j] = Lane(shift_ + j);
+                index_ = xsimd::batch<Lane, Arch>::load_aligned(lanes);
+            }
+        }
+    }
+    B operator()(int64_t k) const {
+        if constexpr (kAssembles) {
+            if (k > 0 && k < last_) {
+                const B low = B::load_aligned(aligned_ + k * W),
+                        high = B::load_aligned(aligned_ + (k + 1) * W);
+                if constexpr (sizeof(T) == 4)
+                    return _mm512_permutex2var_ps(low, index_, high);
+                else
+                    return _mm512_permutex2var_pd(low, index_, high);
+            }
+        }
+        return B::load_unaligned(x_ + k * W);
+    }
+
+private:
+    const T *x_;
+    const T *aligned_ = nullptr;  // x_ - shift_: the start of x_'s first vector
+    int64_t shift_ = 0, last_ = 0;
+    xsimd::batch<Lane, Arch> index_ = xsimd::batch<Lane, Arch>(Lane(0));
+};
+
 // f over x[0..n) with four independent vector accumulators (latency hiding and, for sums, four
 // times shorter rounding chains); the tail is padded with the identity.
-template <class Arch, class T, ReduceFn F>
+template <class Arch, class T, ReduceFn F, bool Assembled>
 T reduce_block(const T *x, int64_t n) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
     constexpr T identity = identity_of<T>(F);
     Combine<F> op;
-    B acc0(identity), acc1(identity), acc2(identity), acc3(identity);
-    int64_t i = 0;
-    for (; i + 4 * W <= n; i += 4 * W) {
-        acc0 = op(acc0, B::load_unaligned(x + i));
-        acc1 = op(acc1, B::load_unaligned(x + i + W));
-        acc2 = op(acc2, B::load_unaligned(x + i + 2 * W));
-        acc3 = op(acc3, B::load_unaligned(x + i + 3 * W));
-    }
-    for (; i + W <= n; i += W) acc0 = op(acc0, B::load_unaligned(x + i));
-    if (i < n) {
-        alignas(64) T tail[W];
-        for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : identity;
-        acc1 = op(acc1, B::load_unaligned(tail));
-    }
-    B acc = op(op(acc0, acc1), op(acc2, acc3));
+    // The vectors come from `vector(k)`: loaded as they lie, or assembled from aligned loads
+    // (VectorReader) where x starts inside a vector.
+    const auto lanes_of = [&](auto vector) {
+        B acc0(identity), acc1(identity), acc2(identity), acc3(identity);
+        int64_t i = 0;
+        for (; i + 4 * W <= n; i += 4 * W) {
+            acc0 = op(acc0, vector(i / W));
+            acc1 = op(acc1, vector(i / W + 1));
+            acc2 = op(acc2, vector(i / W + 2));
+            acc3 = op(acc3, vector(i / W + 3));
+        }
+        for (; i + W <= n; i += W) acc0 = op(acc0, vector(i / W));
+        if (i < n) {
+            alignas(64) T tail[W];
+            for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : identity;
+            acc1 = op(acc1, B::load_unaligned(tail));
+        }
+        return op(op(acc0, acc1), op(acc2, acc3));
+    };
+    B acc;
+    if constexpr (Assembled)
+        acc = lanes_of(VectorReader<Arch, T>(x, n));
+    else
+        acc = lanes_of([x](int64_t k) { return B::load_unaligned(x + k * W); });
     // A sum's lanes are added as a tree (xsimd's hadd: halves added to halves), 4 levels for 16
     // lanes instead of 15 additions one after another, each with its lane moved into place: a
     // sum over the rows of a 4096 x 4096 matrix, a fold per 256 values, read at 91 to 94% of a
@@ -944,23 +1009,34 @@ T reduce_block(const T *x, int64_t n) {
 }
 
 // Pairwise summation over blocks: the rounding error grows with log(n) instead of n.
-template <class Arch, class T>
+template <class Arch, class T, bool Assembled>
 T pairwise_sum(const T *x, int64_t n) {
     constexpr int64_t kBlock = 256;
-    if (n <= kBlock) return reduce_block<Arch, T, ReduceFn::Sum>(x, n);
+    if (n <= kBlock) return reduce_block<Arch, T, ReduceFn::Sum, Assembled>(x, n);
     int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
-    return pairwise_sum<Arch>(x, half) + pairwise_sum<Arch>(x + half, n - half);
+    return pairwise_sum<Arch, T, Assembled>(x, half) +
+           pairwise_sum<Arch, T, Assembled>(x + half, n - half);
+}
+
+// Blocks start where x does, give or take whole 64-byte lines, so one choice of how to read the
+// vectors holds for all of them; each choice gets a recursion of its own (a test in every block
+// made a sum of aligned rows about 1% slower).
+template <class Arch, class T, bool Assembled>
+T float_reduce_read(ReduceFn f, const T *x, int64_t n) {
+    switch (f) {
+    case ReduceFn::Sum: return pairwise_sum<Arch, T, Assembled>(x, n);
+    case ReduceFn::Prod: return reduce_block<Arch, T, ReduceFn::Prod, Assembled>(x, n);
+    case ReduceFn::Max: return reduce_block<Arch, T, ReduceFn::Max, Assembled>(x, n);
+    case ReduceFn::Min: return reduce_block<Arch, T, ReduceFn::Min, Assembled>(x, n);
+    }
+    bad_kernel_request("reduce_all");
 }
 
 template <class Arch, class T>
 T float_reduce(ReduceFn f, const T *x, int64_t n) {
-    switch (f) {
-    case ReduceFn::Sum: return pairwise_sum<Arch>(x, n);
-    case ReduceFn::Prod: return reduce_block<Arch, T, ReduceFn::Prod>(x, n);
-    case ReduceFn::Max: return reduce_block<Arch, T, ReduceFn::Max>(x, n);
-    case ReduceFn::Min: return reduce_block<Arch, T, ReduceFn::Min>(x, n);
-    }
-    bad_kernel_request("reduce_all");
+    if constexpr (VectorReader<Arch, T>::kAssembles)
+        if (VectorReader<Arch, T>::assembles(x)) return float_reduce_read<Arch, T, true>(f, x, n);
+    return float_reduce_read<Arch, T, false>(f, x, n);
 }
 
 template <class T>
