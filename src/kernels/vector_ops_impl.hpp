@@ -908,14 +908,14 @@ struct Combine {
     }
 };
 
-// The whole vectors of x[0..n), read by index for a reduction. On AVX-512, where x starts inside
-// a vector (a NumPy array's data starts 16 bytes into its allocation), every 64-byte load would
-// cross a cache line: vector k is then assembled from the two aligned vectors it spans, with one
-// permutation, except the first and the last, whose other aligned neighbour lies outside x. The
-// lanes hold the same values, so a reduction keeps its bits. A sum over the rows of a 4096 x 4096
-// float matrix 16 bytes past a line ran at a median 88.1% of a plain read of it, against 85.4%
-// with loads that cross lines (one thread, AVX-512 Zen 4 core, bench_ab, ahead in nine processes
-// of ten).
+// The whole vectors of an array, read by index for a reduction. On AVX-512, where the array
+// starts inside a vector (a NumPy array's data starts 16 bytes into its allocation), every 64-byte
+// load would cross a cache line: vector k is then assembled from the two aligned vectors it spans,
+// with one permutation, except the first and the last, whose other aligned neighbour lies outside
+// the array. The lanes hold the same values, so a reduction keeps its bits. A sum over the rows of
+// a 4096 x 4096 float matrix 16 bytes past a line ran at a median 88.1% of a plain read of it,
+// against 85.4% with loads that cross lines (one thread, AVX-512 Zen 4 core, bench_ab, ahead in
+// nine processes of ten).
 template <class Arch, class T>
 class VectorReader {
     using B = xsimd::batch<T, Arch>;
@@ -925,42 +925,36 @@ class VectorReader {
 public:
     // Only AVX-512's loads are a line wide (and the permutation is AVX-512's).
     static constexpr bool kAssembles = std::is_same_v<Arch, xsimd::avx512f>;
-    // Whether x starts inside a vector on AVX-512 (on an element boundary): only then is a reader
-    // made for it.
-    static bool assembles(const T *x) {
+    // The elements of x before its first vector boundary on AVX-512, 0 where x starts on one or
+    // inside an element (or elsewhere): a reader is made only for a shift other than 0.
+    static int64_t shift_of(const T *x) {
         const auto into = reinterpret_cast<uintptr_t>(x) % sizeof(B);
-        return kAssembles && into != 0 && into % sizeof(T) == 0;
+        return kAssembles && into % sizeof(T) == 0 ? int64_t(into / sizeof(T)) : 0;
     }
-    VectorReader(const T *x, int64_t n) : x_(x) {
-        if constexpr (kAssembles) {
-            if (assembles(x)) {
-                shift_ = int64_t(reinterpret_cast<uintptr_t>(x) % sizeof(B) / sizeof(T));
-                aligned_ = x - shift_;
-                last_ = n / W - 1;
-                alignas(64) Lane lanes[W];
-                for (int64_t j = 0; j < W; ++j) lanes[j] = Lane(shift_ + j);
-                index_ = xsimd::batch<Lane, Arch>::load_aligned(lanes);
-            }
-        }
+    // A reader of arrays that start `shift` elements past a vector boundary.
+    explicit VectorReader(int64_t shift) : shift_(shift) {
+        alignas(64) Lane lanes[W];
+        for (int64_t j = 0; j < W; ++j) lanes[j] = Lane(shift + j);
+        index_ = xsimd::batch<Lane, Arch>::load_aligned(lanes);
     }
-    B operator()(int64_t k) const {
+    // Vector k of x[0..n), which starts shift elements past a boundary; k < n / W.
+    B operator()(const T *x, int64_t n, int64_t k) const {
         if constexpr (kAssembles) {
-            if (k > 0 && k < last_) {
-                const B low = B::load_aligned(aligned_ + k * W),
-                        high = B::load_aligned(aligned_ + (k + 1) * W);
+            if (k > 0 && k + 2 <= n / W) {
+                const T *aligned = x - shift_;
+                const B low = B::load_aligned(aligned + k * W),
+                        high = B::load_aligned(aligned + (k + 1) * W);
                 if constexpr (sizeof(T) == 4)
                     return _mm512_permutex2var_ps(low, index_, high);
                 else
                     return _mm512_permutex2var_pd(low, index_, high);
             }
         }
-        return B::load_unaligned(x_ + k * W);
+        return B::load_unaligned(x + k * W);
     }
 
 private:
-    const T *x_;
-    const T *aligned_ = nullptr;  // x_ - shift_: the start of x_'s first vector
-    int64_t shift_ = 0, last_ = 0;
+    int64_t shift_;
     xsimd::batch<Lane, Arch> index_ = xsimd::batch<Lane, Arch>(Lane(0));
 };
 
@@ -992,9 +986,10 @@ T reduce_block(const T *x, int64_t n) {
         return op(op(acc0, acc1), op(acc2, acc3));
     };
     B acc;
-    if constexpr (Assembled)
-        acc = lanes_of(VectorReader<Arch, T>(x, n));
-    else
+    if constexpr (Assembled) {
+        const VectorReader<Arch, T> read(VectorReader<Arch, T>::shift_of(x));
+        acc = lanes_of([&](int64_t k) { return read(x, n, k); });
+    } else
         acc = lanes_of([x](int64_t k) { return B::load_unaligned(x + k * W); });
     // A sum's lanes are added as a tree (xsimd's hadd: halves added to halves), 4 levels for 16
     // lanes instead of 15 additions one after another, each with its lane moved into place: a
@@ -1035,7 +1030,8 @@ T float_reduce_read(ReduceFn f, const T *x, int64_t n) {
 template <class Arch, class T>
 T float_reduce(ReduceFn f, const T *x, int64_t n) {
     if constexpr (VectorReader<Arch, T>::kAssembles)
-        if (VectorReader<Arch, T>::assembles(x)) return float_reduce_read<Arch, T, true>(f, x, n);
+        if (VectorReader<Arch, T>::shift_of(x) != 0)
+            return float_reduce_read<Arch, T, true>(f, x, n);
     return float_reduce_read<Arch, T, false>(f, x, n);
 }
 
