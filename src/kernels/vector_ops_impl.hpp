@@ -925,8 +925,9 @@ class VectorReader {
 public:
     // Only AVX-512's loads are a line wide (and the permutation is AVX-512's).
     static constexpr bool kAssembles = std::is_same_v<Arch, xsimd::avx512f>;
-    // The elements of x before its first vector boundary on AVX-512, 0 where x starts on one or
-    // inside an element (or elsewhere): a reader is made only for a shift other than 0.
+    // The elements of x since the vector boundary before it, on AVX-512; 0 where x starts on a
+    // boundary or inside an element, and on other instruction sets. A reader is made only for a
+    // shift other than 0.
     static int64_t shift_of(const T *x) {
         const auto into = reinterpret_cast<uintptr_t>(x) % sizeof(B);
         return kAssembles && into % sizeof(T) == 0 ? int64_t(into / sizeof(T)) : 0;
