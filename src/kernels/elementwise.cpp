@@ -93,8 +93,8 @@ void ElementwisePlan::run(void *const *bases, ThreadPool *pool) const {
                 // lines, streamed whole. Its values stay those of the usual tiles (each computed
                 // alone), but the chain streams only a tile that starts on a vector boundary:
                 // tanh_fma over 2^24 floats, every array 16 bytes past a line, took 8.1 to 9.2 ms
-                // so against 11.4 to 12.7 ms stored as usual (one thread, AVX-512 Zen 4 core). A
-                // row that starts on a line leaves its last tile empty.
+                // this way against 11.4 to 12.7 ms stored as usual (one thread, AVX-512 Zen 4
+                // core). A row that starts on a line leaves its last tile empty.
                 const int64_t lead =
                     stream_output_
                         ? elements_to_line(advance(bases[0], offsets[0], sizes_[0]), sizes_[0])

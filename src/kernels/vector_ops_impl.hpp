@@ -929,15 +929,17 @@ public:
     // boundary or inside an element, and on other instruction sets. A reader is made only for a
     // shift other than 0.
     static int64_t shift_of(const T *x) {
-        const auto into = reinterpret_cast<uintptr_t>(x) % sizeof(B);
-        return kAssembles && into % sizeof(T) == 0 ? int64_t(into / sizeof(T)) : 0;
+        static_assert(!kAssembles || sizeof(B) == 64, "an AVX-512 vector is a line");
+        const int64_t to_line = elements_to_line(x, sizeof(T));
+        return kAssembles && to_line != 0 ? W - to_line : 0;
     }
-    // A reader of arrays that start `shift` elements past a vector boundary.
-    explicit VectorReader(int64_t shift) : shift_(shift) {
-        alignas(64) Lane lanes[W];
-        for (int64_t j = 0; j < W; ++j) lanes[j] = Lane(shift + j);
-        index_ = xsimd::batch<Lane, Arch>::load_aligned(lanes);
-    }
+    // A reader of arrays that start `shift` elements past a vector boundary: lane j of an
+    // assembled vector is element shift + j of the two aligned vectors side by side. Made once per
+    // block of a reduction, so the indices come from a constant and one addition.
+    explicit VectorReader(int64_t shift)
+        : shift_(shift),
+          index_(xsimd::batch<Lane, Arch>::load_aligned(kLaneNumbers) +
+                 xsimd::batch<Lane, Arch>(Lane(shift))) {}
     // Vector k of x[0..n), which starts shift elements past a boundary; k < n / W.
     B operator()(const T *x, int64_t n, int64_t k) const {
         if constexpr (kAssembles) {
@@ -955,8 +957,10 @@ public:
     }
 
 private:
+    alignas(64) static constexpr Lane kLaneNumbers[16] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                          8, 9, 10, 11, 12, 13, 14, 15};
     int64_t shift_;
-    xsimd::batch<Lane, Arch> index_ = xsimd::batch<Lane, Arch>(Lane(0));
+    xsimd::batch<Lane, Arch> index_;
 };
 
 // f over x[0..n) with four independent vector accumulators (latency hiding and, for sums, four
