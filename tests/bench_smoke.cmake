@@ -2,6 +2,8 @@
 # - bench_smoke: bench_transformer --quick builds, runs and checks every workload at small sizes.
 # - bench_peers_smoke: bench/run_all.py runs nanograph, NumPy and PyTorch on one small workload
 #   and prints the table (needs Debian's python3-numpy and python3-torch, see .ci/packages.txt).
+# - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
+#   PyTorch in one process on every workload at small sizes and checks each library's result.
 if(NG_BUILD_BENCH)
   add_test(NAME bench_smoke COMMAND $<TARGET_FILE:bench_transformer> --quick --threads 2)
   set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
@@ -37,6 +39,15 @@ if(NG_BUILD_BENCH)
                        $<TARGET_FILE:bench_transformer> --quick --only tiny_add --threads 2)
       # Every peer child imports its library afresh: slow on a loaded machine, hence the timeout.
       set_tests_properties(bench_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
+      add_test(NAME bench_paired_smoke
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
+                       $<TARGET_FILE:nanograph> --quick --libs numpy,torch --threads 2)
+      set_tests_properties(bench_paired_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
+      add_test(NAME bench_paired_refusal_smoke
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
+                       $<TARGET_FILE:nanograph> --offset 6)
+      set_tests_properties(bench_paired_refusal_smoke PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60
+                           PASS_REGULAR_EXPRESSION "--offset wants a multiple of 4 from 0 below 2 MiB, not 6")
       # Segment ops, unpadded and padded, nanograph against NumPy and PyTorch at 10^4 elements.
       add_test(NAME bench_segment_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_segment.py
