@@ -11,18 +11,25 @@ The report gives each library's median time, and for each peer the median of its
 ratios and the share of pairs in which nanograph was the faster.
 
     build/bench-venv/bin/python bench/run_paired.py BUILD_DIR_OR_LIBRARY [--threads N] [--pairs P]
-        [--only NAME] [--offset BYTES] [--gap-ms MS] [--libs numpy,torch,onnxruntime,jax] [--quick]
-        [--json FILE]
+        [--only NAME] [--offset BYTES] [--libs numpy,torch,onnxruntime,jax] [--quick] [--json FILE]
 
 nanograph runs through its Python binding (bindings/python) on the library in BUILD_DIR (or the
 library file given), and is
 given the peers' NumPy arrays, lent without copying. Every library returns a new result at each
-run, dropped before the next, and every run starts --gap-ms after the one before (default 100),
-so that the worker threads of the library that ran before have stopped polling. The inputs start --offset bytes past a 2 MiB boundary (default 0;
+run, dropped before the next. The inputs start --offset bytes past a 2 MiB boundary (default 0;
 NumPy's own large arrays start 16 bytes past one). Each workload runs in a fresh child process
 with every library at --threads threads, on that many CPUs, and the last result of each library
 is checked with the tolerances of bench/peers.py. Exit status 1 when a library fails or computes
 a wrong result.
+
+One thread (the default) is the fair comparison. At more, the worker threads of the library that
+has just run poll for work for a while before they sleep (OpenBLAS's, under NumPy's and
+nanograph's matrix products, for 2^28 cycles by default; ONNX Runtime's; OpenMP's under PyTorch;
+nanograph's for 0.2 ms) and take a core from the library that runs next: at two threads
+nanograph's matrix product took twice its time right after the others. A rest before each run
+does not cure it here: on this virtual machine cores that have idled run slower for a while, and
+a two-thread sum of nanograph's took 2.6 ms after a rest of 100 ms and four untimed runs, against
+1.5 ms run after run.
 """
 import argparse
 import contextlib
@@ -40,13 +47,6 @@ from run_all import cpu_model, json_lines  # noqa: E402
 
 WORKLOADS = tuple(w for w in peers.WORKLOADS if w != peers.TINY)  # a tiny run measures Python
 HUGE_PAGE = 2 << 20
-# Worker threads of a library that has just run poll for work for a while before they sleep
-# (OpenBLAS's, under NumPy and nanograph's matrix products, for 2^28 cycles by default; ONNX
-# Runtime's; OpenMP's under PyTorch; nanograph's), and on as many CPUs as threads they take cores
-# from the library that runs next: at two threads a matrix product of nanograph's took twice its
-# time run right after the others, and after a rest of 20 ms ONNX Runtime's and JAX's still did.
-# Each run starts after a rest long enough for every one of them to sleep.
-GAP_MS = 100.0
 
 
 def placed(values, offset):
@@ -87,7 +87,7 @@ def nanograph_workload(workload, xs, threads):
     return ng.__version__, lambda: computation(*xs)
 
 
-def measure(workload, libraries, threads, pairs, quick, offset, gap_ms):
+def measure(workload, libraries, threads, pairs, quick, offset):
     """Runs in a child: every library of `libraries` on the same arrays, in turn; JSON lines."""
     import numpy as np
 
@@ -116,7 +116,6 @@ def measure(workload, libraries, threads, pairs, quick, offset, gap_ms):
         for pair in range(pairs):
             shift = pair % len(libraries)
             for library in libraries[shift:] + libraries[:shift]:
-                time.sleep(gap_ms / 1e3)
                 start = time.perf_counter_ns()
                 result = runs[library]()
                 times[library].append((time.perf_counter_ns() - start) / 1e6)
@@ -183,15 +182,13 @@ def table(records, libraries):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("build", help="a build directory holding libnanograph.so, or the library file")
-    parser.add_argument("--threads", type=int, default=2, help="threads of every library (default 2)")
+    parser.add_argument("--threads", type=int, default=1, help="threads of every library (default 1)")
     parser.add_argument("--pairs", type=int, help="runs of each library, in turn (default 60; 3 with --quick)")
     parser.add_argument("--only", choices=WORKLOADS, help="run one workload")
     parser.add_argument("--offset", type=int, default=0,
                         help="bytes past a 2 MiB boundary at which every input starts (a multiple of 4)")
     parser.add_argument("--libs", default=",".join(peers.LIBRARIES),
                         help="comma-separated peers, of " + ",".join(peers.LIBRARIES))
-    parser.add_argument("--gap-ms", type=float, default=GAP_MS,
-                        help=f"milliseconds of rest before every run (default {GAP_MS:g})")
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test, not a measurement")
     parser.add_argument("--json", help="also write every JSON line to this file")
     parser.add_argument("--child", metavar="WORKLOAD", help=argparse.SUPPRESS)
@@ -201,8 +198,6 @@ def main():
     pairs = args.pairs if args.pairs is not None else (3 if args.quick else 60)
     if pairs < 1:
         parser.error(f"--pairs wants a count of 1 or more, not {pairs}")
-    if not 0 <= args.gap_ms <= 1000:
-        parser.error(f"--gap-ms wants milliseconds from 0 to 1000, not {args.gap_ms:g}")
     if args.offset < 0 or args.offset % 4 or args.offset >= HUGE_PAGE:
         parser.error(f"--offset wants a multiple of 4 from 0 below 2 MiB, not {args.offset}")
     chosen = [lib for lib in args.libs.split(",") if lib]
@@ -211,7 +206,7 @@ def main():
         parser.error(f"unknown peers {unknown}; choose from {','.join(peers.LIBRARIES)}")
     libraries = ["nanograph"] + chosen
     if args.child:
-        measure(args.child, libraries, args.threads, pairs, args.quick, args.offset, args.gap_ms)
+        measure(args.child, libraries, args.threads, pairs, args.quick, args.offset)
         return 0
     library = os.path.abspath(library_file(args.build))
     if not os.path.isfile(library):
@@ -226,7 +221,6 @@ def main():
     for workload in [args.only] if args.only else WORKLOADS:
         command = [sys.executable, os.path.abspath(__file__), args.build, "--child", workload,
                    "--threads", str(args.threads), "--pairs", str(pairs), "--offset", str(args.offset),
-                   "--gap-ms", str(args.gap_ms),
                    "--libs", ",".join(lib for lib in libraries if lib != "nanograph")]
         command += ["--quick"] if args.quick else []
         done = subprocess.run(command, env=child_environment(library, args.threads),

@@ -41,7 +41,7 @@ if(NG_BUILD_BENCH)
       set_tests_properties(bench_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
       add_test(NAME bench_paired_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
-                       $<TARGET_FILE:nanograph> --quick --libs numpy,torch --threads 2)
+                       $<TARGET_FILE:nanograph> --quick --libs numpy,torch)
       set_tests_properties(bench_paired_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
       add_test(NAME bench_paired_refusal_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py

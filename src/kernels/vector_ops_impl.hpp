@@ -908,14 +908,14 @@ struct Combine {
     }
 };
 
-// The whole vectors of an array, read by index for a reduction. On AVX-512, where the array
-// starts inside a vector (a NumPy array's data starts 16 bytes into its allocation), every 64-byte
-// load would cross a cache line: vector k is then assembled from the two aligned vectors it spans,
-// with one permutation, except the first and the last, whose other aligned neighbour lies outside
-// the array. The lanes hold the same values, so a reduction keeps its bits. A sum over the rows of
-// a 4096 x 4096 float matrix 16 bytes past a line ran at a median 88.1% of a plain read of it,
-// against 85.4% with loads that cross lines (one thread, AVX-512 Zen 4 core, bench_ab, ahead in
-// nine processes of ten).
+// The whole vectors of an array, read by index for a product, max or min. On AVX-512, where the
+// array starts inside a vector (a NumPy array's data starts 16 bytes into its allocation), every
+// 64-byte load would cross a cache line: vector k is then assembled from the two aligned vectors it
+// spans, with one permutation, except the first and the last, whose other aligned neighbour lies
+// outside the array. The lanes hold the same values, so a reduction keeps its bits. When sums read
+// 512-bit vectors too, a sum over the rows of a 4096 x 4096 float matrix 16 bytes past a line ran
+// at a median 88.1% of a plain read of it this way, against 85.4% with loads that cross lines (one
+// thread, AVX-512 Zen 4 core, bench_ab, ahead in nine processes of ten).
 template <class Arch, class T>
 class VectorReader {
     using B = xsimd::batch<T, Arch>;
@@ -963,10 +963,11 @@ private:
     xsimd::batch<Lane, Arch> index_;
 };
 
-// f over x[0..n) with four independent vector accumulators (latency hiding and, for sums, four
-// times shorter rounding chains); the tail is padded with the identity.
+// f over x[0..n) for a product, max or min, with four independent vector accumulators (latency
+// hiding); the tail is padded with the identity.
 template <class Arch, class T, ReduceFn F, bool Assembled>
 T reduce_block(const T *x, int64_t n) {
+    static_assert(F != ReduceFn::Sum, "sums are pairwise_sum's");
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
     constexpr T identity = identity_of<T>(F);
@@ -996,11 +997,6 @@ T reduce_block(const T *x, int64_t n) {
         acc = lanes_of([&](int64_t k) { return read(x, n, k); });
     } else
         acc = lanes_of([x](int64_t k) { return B::load_unaligned(x + k * W); });
-    // A sum's lanes are added as a tree (xsimd's hadd: halves added to halves), 4 levels for 16
-    // lanes instead of 15 additions one after another, each with its lane moved into place: a
-    // sum over the rows of a 4096 x 4096 matrix, a fold per 256 values, read at 91 to 94% of a
-    // plain read of the matrix instead of 85 to 89% (one thread, AVX-512 Zen 4 core, bench_ab).
-    if constexpr (F == ReduceFn::Sum) return xsimd::hadd(acc);
     alignas(64) T lanes[W];
     acc.store_aligned(lanes);
     B folded(lanes[0]);
@@ -1008,14 +1004,66 @@ T reduce_block(const T *x, int64_t n) {
     return folded.get(0);
 }
 
-// Pairwise summation over blocks: the rounding error grows with log(n) instead of n.
-template <class Arch, class T, bool Assembled>
+// The instruction set a float sum reads with: 256-bit vectors on AVX-512 too. A sum over the rows
+// of a 4096 x 4096 float matrix in the loop of cascade_sum ran at 88 to 90% of a plain read of the
+// matrix with 512-bit loads and at 95 to 96% with 256-bit loads, side by side in one process (one
+// thread, AVX-512 Zen 4 core, bench_ab), and at 98 to 99% from an array 16 bytes past a line,
+// where half the 256-bit loads cross one.
+template <class Arch>
+using SumArch =
+    std::conditional_t<std::is_same_v<Arch, xsimd::avx512f>, xsimd::fma3<xsimd::avx2>, Arch>;
+
+// Values per chunk of cascade_sum: 16 steps of four vectors.
+template <class Arch, class T>
+constexpr int64_t kSumChunk = 64 * int64_t(xsimd::batch<T, Arch>::size);
+
+// The sum of x[0..n), n at most four chunks, as a cascade: four vector accumulators (latency
+// hiding) take a chunk, 16 vectors each, and are then added to four of the next level; the levels
+// and the lanes are added as trees at the end. Rounding chains of at most 16 + 4 additions before
+// the trees. The loop stays rolled, one step of four loads after another: a sum over the rows of
+// a matrix read as 256-value blocks, each unrolled and folded to one value, ran at 88 to 91% of a
+// plain read with 256-bit loads.
+template <class Arch, class T>
+T cascade_sum(const T *x, int64_t n) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    const B zero(T(0));
+    B level0 = zero, level1 = zero, level2 = zero, level3 = zero;
+    int64_t i = 0;
+    for (; i + kSumChunk<Arch, T> <= n;) {
+        B acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
+        for (int step = 0; step < 16; ++step, i += 4 * W) {
+            acc0 += B::load_unaligned(x + i);
+            acc1 += B::load_unaligned(x + i + W);
+            acc2 += B::load_unaligned(x + i + 2 * W);
+            acc3 += B::load_unaligned(x + i + 3 * W);
+        }
+        level0 += acc0;
+        level1 += acc1;
+        level2 += acc2;
+        level3 += acc3;
+    }
+    // The last partial chunk: its whole vectors, then the rest padded with zeros.
+    B rest = zero;
+    for (; i + W <= n; i += W) rest += B::load_unaligned(x + i);
+    if (i < n) {
+        alignas(64) T tail[W];
+        for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : T(0);
+        rest += B::load_aligned(tail);
+    }
+    // xsimd's hadd adds halves to halves: a tree over the lanes too.
+    return xsimd::hadd(((level0 + level1) + (level2 + level3)) + rest);
+}
+
+// Pairwise summation over leaves of four chunks: the rounding error grows with log(n) instead of
+// n. The same values give the same bits wherever they lie, on a line or not.
+template <class Arch, class T>
 T pairwise_sum(const T *x, int64_t n) {
-    constexpr int64_t kBlock = 256;
-    if (n <= kBlock) return reduce_block<Arch, T, ReduceFn::Sum, Assembled>(x, n);
-    int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
-    return pairwise_sum<Arch, T, Assembled>(x, half) +
-           pairwise_sum<Arch, T, Assembled>(x + half, n - half);
+    using S = SumArch<Arch>;
+    constexpr int64_t kLeaf = 4 * kSumChunk<S, T>;
+    if (n <= kLeaf) return cascade_sum<S, T>(x, n);
+    int64_t half = (n / 2 + kLeaf - 1) / kLeaf * kLeaf;
+    return pairwise_sum<Arch, T>(x, half) + pairwise_sum<Arch, T>(x + half, n - half);
 }
 
 // Blocks start where x does, give or take whole 64-byte lines, so one choice of how to read the
@@ -1024,7 +1072,7 @@ T pairwise_sum(const T *x, int64_t n) {
 template <class Arch, class T, bool Assembled>
 T float_reduce_read(ReduceFn f, const T *x, int64_t n) {
     switch (f) {
-    case ReduceFn::Sum: return pairwise_sum<Arch, T, Assembled>(x, n);
+    case ReduceFn::Sum: return pairwise_sum<Arch, T>(x, n);
     case ReduceFn::Prod: return reduce_block<Arch, T, ReduceFn::Prod, Assembled>(x, n);
     case ReduceFn::Max: return reduce_block<Arch, T, ReduceFn::Max, Assembled>(x, n);
     case ReduceFn::Min: return reduce_block<Arch, T, ReduceFn::Min, Assembled>(x, n);
