@@ -1005,8 +1005,8 @@ T reduce_block(const T *x, int64_t n) {
 }
 
 // The instruction set a float sum reads with: 256-bit vectors on AVX-512 too. A sum over the rows
-// of a 4096 x 4096 float matrix in the loop of cascade_sum ran at 88 to 90% of a plain read of the
-// matrix with 512-bit loads and at 95 to 96% with 256-bit loads, side by side in one process (one
+// of a 4096 x 4096 float matrix in the loop of cascade_sum ran at 87 to 90% of a plain read of the
+// matrix with 512-bit loads and at 92 to 95% with 256-bit loads, side by side in one process (one
 // thread, AVX-512 Zen 4 core, bench_ab), and at 98 to 99% from an array 16 bytes past a line,
 // where half the 256-bit loads cross one.
 template <class Arch>
