@@ -14,9 +14,9 @@ ratios and the share of pairs in which nanograph was the faster.
         [--only NAME] [--offset BYTES] [--libs numpy,torch,onnxruntime,jax] [--quick] [--json FILE]
 
 nanograph runs through its Python binding (bindings/python) on the library in BUILD_DIR (or the
-library file given), and is
-given the peers' NumPy arrays, lent without copying. Every library returns a new result at each
-run, dropped before the next. The inputs start --offset bytes past a 2 MiB boundary (default 0;
+library file given), and is given the peers' NumPy arrays, lent without copying; it returns its
+result as a nanograph Tensor, as PyTorch and JAX return theirs. Every library returns a new result
+at each run, dropped before the next. The inputs start --offset bytes past a 2 MiB boundary (default 0;
 NumPy's own large arrays start 16 bytes past one). Each workload runs in a fresh child process
 with every library at --threads threads, on that many CPUs, and the last result of each library
 is checked with the tolerances of bench/peers.py. Exit status 1 when a library fails or computes
@@ -84,7 +84,10 @@ def nanograph_workload(workload, xs, threads):
     }[workload]()
     transformer = ng.Transformer(num_threads=threads)
     computation = transformer.computation(result, params)
-    return ng.__version__, lambda: computation(*xs)
+    # Computation.run returns nanograph Tensors, as PyTorch and JAX return their own tensors;
+    # calling the computation would also make a NumPy view of each (tens of microseconds here,
+    # the interpreter's code and data cold after each run swept the cache).
+    return ng.__version__, lambda: computation.run(xs)[0]
 
 
 def measure(workload, libraries, threads, pairs, quick, offset):
