@@ -16,11 +16,11 @@ ratios and the share of pairs in which nanograph was the faster.
 nanograph runs through its Python binding (bindings/python) on the library in BUILD_DIR (or the
 library file given), and is given the peers' NumPy arrays, lent without copying; it returns its
 result as a nanograph Tensor, as PyTorch and JAX return theirs. Every library returns a new result
-at each run, dropped before the next. The inputs start --offset bytes past a 2 MiB boundary (default 0;
-NumPy's own large arrays start 16 bytes past one). Each workload runs in a fresh child process
-with every library at --threads threads, on that many CPUs, and the last result of each library
-is checked with the tolerances of bench/peers.py. Exit status 1 when a library fails or computes
-a wrong result.
+at each run, dropped before the next. The inputs start --offset bytes past a 2 MiB boundary
+(default 0; NumPy's own large arrays start 16 bytes past one). Each workload runs in a fresh child
+process with every library at --threads threads, on that many CPUs, and the last result of each
+library is checked with the tolerances of bench/peers.py. Exit status 1 when a library fails or
+computes a wrong result.
 
 One thread (the default) is the fair comparison. At more, the worker threads of the library that
 has just run poll for work for a while before they sleep (OpenBLAS's, under NumPy's and
