@@ -11,7 +11,7 @@ import numpy as np
 from ._errors import ClosedError, check, check_ptr, raise_last
 from ._graph import Graph, Op
 from ._lib import lib
-from ._tensor import DType, Tensor, as_tensor, borrow_numpy, dtype_from_code
+from ._tensor import DType, Tensor, as_tensor, borrow_numpy, dtype_from_code, view_array
 
 
 class Transformer:
@@ -169,6 +169,15 @@ class Computation:
         self.transformer = transformer  # for the user's convenience; the C side needs no parent
         self._param_dtypes = param_dtypes
         self._single = single
+        # What every run needs, asked once: a run from Python costs microseconds, so each call
+        # to the library and each ctypes type made per run shows.
+        self._num_params = len(param_dtypes)
+        self._num_results = int(lib.computation_num_results(handle))
+        self._param_numpy = [d.numpy for d in param_dtypes]
+        self._param_codes = [d.code for d in param_dtypes]
+        self._inputs_type = ctypes.c_void_p * max(self._num_params, 1)
+        self._outputs_type = ctypes.c_void_p * max(self._num_results, 1)
+        self._result_layouts: Optional[List[Tuple[DType, Tuple[int, ...], Tuple[int, ...]]]] = None
 
     @property
     def handle(self) -> int:
@@ -232,31 +241,39 @@ class Computation:
         outputs: None, or one Tensor per result to write in place (None slots get new tensors).
         Returns the result tensors."""
         h = self.handle
-        n_in, n_out = len(inputs), lib.computation_num_results(h)
+        n_in, n_out = len(inputs), self._num_results
+        given = list(outputs) if outputs is not None else None
+        n_given = n_out if given is None else len(given)
+        ins = (self._inputs_type if n_in <= self._num_params else ctypes.c_void_p * n_in)()
+        outs = (self._outputs_type if n_given <= n_out else ctypes.c_void_p * n_given)()
         handles: List[int] = []
-        keep: List[Any] = []
+        keep: List[Any] = []  # conversions made here, alive until the run ends
         try:
             for i, v in enumerate(inputs):
-                if isinstance(v, Tensor):
-                    lib.tensor_retain(v.handle)
-                    handles.append(v.handle)
-                    continue
-                dt = self._param_dtypes[i] if i < len(self._param_dtypes) else None
-                if hasattr(v, "__dlpack__") and not isinstance(v, np.ndarray):
-                    t = as_tensor(v)
-                    keep.append(t)
-                    lib.tensor_retain(t.handle)
-                    handles.append(t.handle)
-                    continue
-                arr = np.asarray(v, None if dt is None else dt.numpy)
-                keep.append(arr)
-                handles.append(borrow_numpy(arr))
-            ins = (ctypes.c_void_p * max(n_in, 1))(*handles)
-            outs = (ctypes.c_void_p * max(n_out, 1))()
-            given = list(outputs) if outputs is not None else [None] * n_out
-            for i, o in enumerate(given[:n_out]):
-                outs[i] = o.handle if o is not None else None
-            check(lib.computation_run(h, ins, n_in, outs, len(given)))
+                known = i < self._num_params
+                dt = self._param_numpy[i] if known else None
+                if type(v) is np.ndarray and (dt is None or v.dtype == dt):
+                    t = borrow_numpy(v, self._param_codes[i] if known else 0)
+                elif isinstance(v, Tensor):
+                    t = v.handle
+                    lib.tensor_retain(t)
+                elif hasattr(v, "__dlpack__") and not isinstance(v, np.ndarray):
+                    tensor = as_tensor(v)
+                    keep.append(tensor)
+                    t = tensor.handle
+                    lib.tensor_retain(t)
+                else:
+                    arr = np.asarray(v, dt)
+                    keep.append(arr)
+                    t = borrow_numpy(arr)
+                handles.append(t)
+                ins[i] = t
+            if given is not None:
+                for i, o in enumerate(given):
+                    outs[i] = None if o is None else o.handle
+            check(lib.computation_run(h, ins, n_in, outs, n_given))
+            if given is None:
+                return [Tensor._adopt(outs[i]) for i in range(n_out)]
             return [given[i] if given[i] is not None else Tensor._adopt(outs[i]) for i in range(n_out)]
         finally:
             for t in handles:
@@ -264,5 +281,18 @@ class Computation:
 
     def __call__(self, *inputs: Any) -> Any:
         """Runs once on arrays; returns NumPy arrays that share the result tensors' memory."""
-        arrays = tuple(t.numpy() for t in self.run(inputs))
+        layouts = self._result_layouts
+        if layouts is None:
+            # A new result tensor is row-major with the result's dims, so its view needs no calls.
+            layouts = self._result_layouts = [_row_major(r) for r in self.results]
+        arrays = tuple([view_array(t._h, *layout) for t, layout in zip(self.run(inputs), layouts)])
         return arrays[0] if self._single else arrays
+
+
+def _row_major(result: Signature) -> Tuple[DType, Tuple[int, ...], Tuple[int, ...]]:
+    """The dtype, dims and byte strides of a new row-major tensor for `result`."""
+    strides, step = [], result.dtype.itemsize
+    for length in reversed(result.shape):
+        strides.append(step)
+        step *= max(length, 1)
+    return result.dtype, result.shape, tuple(reversed(strides))

@@ -17,6 +17,7 @@ class DType:
 
     def __init__(self, code: int, numpy: Any) -> None:
         self.code, self.numpy = code, np.dtype(numpy)
+        self.typestr = self.numpy.str  # the array interface's name for it
         self.name = lib.dtype_name(code).decode()
 
     @property
@@ -316,14 +317,10 @@ class Tensor:
         reference to the tensor, so the memory lives as long as the array."""
         h = self.handle
         dt = _BY_CODE[lib.tensor_dtype(h)]
-        rank = lib.tensor_rank(h)
-        shape = tuple(lib.tensor_dim(h, i) for i in range(rank))
-        if 0 in shape:
-            return np.empty(shape, dt.numpy)
+        rank, dim, stride = lib.tensor_rank(h), lib.tensor_dim, lib.tensor_stride
+        shape = tuple([dim(h, i) for i in range(rank)])
         size = dt.numpy.itemsize
-        strides = tuple(lib.tensor_stride(h, i) * size for i in range(rank))
-        lib.tensor_retain(h)
-        return np.asarray(_ArrayView(Tensor._adopt(h), dt, shape, strides, lib.tensor_data(h)))
+        return view_array(h, dt, shape, tuple([stride(h, i) * size for i in range(rank)]))
 
     def __array__(self, dtype: Any = None) -> np.ndarray:
         arr = self.numpy()
@@ -356,10 +353,19 @@ class _ArrayView:
         self.__array_interface__ = {
             "version": 3,
             "shape": shape,
-            "typestr": dt.numpy.str,
+            "typestr": dt.typestr,
             "strides": strides,
             "data": (data, False),
         }
+
+
+def view_array(handle: int, dt: DType, shape: Tuple[int, ...], strides: Tuple[int, ...]) -> np.ndarray:
+    """A NumPy view of tensor `handle`, whose dtype, shape and byte strides the caller knows; the
+    view takes a reference of its own."""
+    if 0 in shape:
+        return np.empty(shape, dt.numpy)
+    lib.tensor_retain(handle)
+    return np.asarray(_ArrayView(Tensor._adopt(handle), dt, shape, strides, lib.tensor_data(handle)))
 
 
 def _wrap_numpy(arr: np.ndarray, copy: bool) -> int:
@@ -397,16 +403,27 @@ def _layout(itemsize: int, shape: Tuple[int, ...], strides: Tuple[int, ...]):
     return found
 
 
-def borrow_numpy(arr: np.ndarray) -> int:
+_char, _addressof = ctypes.c_char, ctypes.addressof
+
+
+def borrow_numpy(arr: np.ndarray, code: int = 0) -> int:
     """A tensor handle over a NumPy array's memory that does not keep the array alive: for a call
-    during which the caller holds the array."""
+    during which the caller holds the array. `code`: the array's dtype code, when the caller
+    knows it."""
     size = arr.itemsize
-    data = arr.__array_interface__["data"][0]
     strides = arr.strides
-    if data % size or any(s % size for s in strides):
+    try:
+        # A writable C-contiguous array's start, read off its buffer: the array interface builds
+        # a dictionary, which made this function a quarter of a small run's cost from Python.
+        data = _addressof(_char.from_buffer(arr))
+        misplaced = data % size  # dims of length 1 may have any stride: never stepped over
+    except (TypeError, ValueError):  # read-only, strided or empty
+        data = arr.__array_interface__["data"][0]
+        misplaced = data % size or any(s % size for s in strides)
+    if misplaced:
         return _wrap_numpy(np.ascontiguousarray(arr), False)
     shape, st = _layout(size, arr.shape, strides)
-    code = _BY_NUMPY[arr.dtype].code
+    code = code or _BY_NUMPY[arr.dtype].code
     return check_ptr(lib.tensor_wrap(code, shape, st, arr.ndim, data or None, _NO_DELETER, None))
 
 
