@@ -561,6 +561,13 @@ void test_accumulate_rows(void **) {
     for (int r = 0; r < 8; ++r) eight[r] = &eight_values[r];
     accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, eight, 8, acc8);
     assert_true(acc8[0] == 37.0f);
+    // Six rows as ((r0 r1) r2) ((r3 r4) r5): 2^24 absorbs each 1 added to it alone, so the pairs
+    // give (2^24) + (2 - 2^24) = 2 where adding the rows in order would give 0.
+    float six_values[6] = {16777216.0f, 1, 1, 1, 1, -16777216.0f}, acc6[1] = {0};
+    const void *six[6];
+    for (int r = 0; r < 6; ++r) six[r] = &six_values[r];
+    accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, six, 6, acc6);
+    assert_true(acc6[0] == 2.0f);
     float m[1] = {1}, neg[1] = {-3};
     const void *two[2] = {r0, neg};
     accumulate_rows(ReduceFn::Max, NG_FLOAT32, 1, two, 2, m);
