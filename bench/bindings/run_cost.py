@@ -8,10 +8,11 @@ so every run leaves the interpreter's code and data cold), on one thread and one
     torch  PyTorch's x.sum(dim=1), when PyTorch is installed (the same memory, shared);
 
 in turn, in an order that rotates from round to round. Prints each one's median in ms, and
-run, call and torch minus raw in microseconds.
+run, call and torch minus raw in microseconds (when raw runs). WAYS (default all) names the ways
+to run, comma-separated: `run,torch` is run_paired.py's pairing.
 
     NANOGRAPH_LIBRARY=build/release/libnanograph.so PYTHONPATH=bindings/python \\
-        /usr/bin/python3 bench/bindings/run_cost.py [ROUNDS]
+        /usr/bin/python3 bench/bindings/run_cost.py [ROUNDS [WAYS]]
 """
 import ctypes
 import os
@@ -78,7 +79,10 @@ if torch is not None:
 want = x.sum(axis=1, dtype=np.float64)
 assert np.allclose(f(x), want, rtol=1e-4, atol=1e-2), "the row sums are wrong"
 
-names = list(ways)
+names = sys.argv[2].split(",") if len(sys.argv) > 2 else list(ways)
+unknown = [name for name in names if name not in ways]
+if unknown:
+    sys.exit("run_cost.py: no way named %s; the ways: %s" % (", ".join(unknown), ",".join(ways)))
 times = {name: [] for name in names}
 for r in range(rounds + 10):
     shift = r % len(names)
@@ -90,6 +94,6 @@ for r in range(rounds + 10):
 lib.tensor_release(wrapped_once)
 medians = {name: statistics.median(times[name]) for name in names}
 for name in names:
-    extra = "" if name in ("raw", "wrap") else "  %+6.0f us against raw" % (
+    extra = "" if name in ("raw", "wrap") or "raw" not in medians else "  %+6.0f us against raw" % (
         (medians[name] - medians["raw"]) * 1e3)
     print("%-6s %7.3f ms%s" % (name, medians[name], extra))
