@@ -4,6 +4,8 @@
 #   and prints the table (needs Debian's python3-numpy and python3-torch, see .ci/packages.txt).
 # - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
 #   PyTorch in one process on every workload at small sizes and checks each library's result.
+# - bench_bindings_call_smoke, bench_bindings_run_cost_smoke: the scripts that measure the Python
+#   binding's cost per run run briefly; run_cost.py checks the row sums and each run's status.
 if(NG_BUILD_BENCH)
   add_test(NAME bench_smoke COMMAND $<TARGET_FILE:bench_transformer> --quick --threads 2)
   set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
@@ -48,6 +50,20 @@ if(NG_BUILD_BENCH)
                        $<TARGET_FILE:nanograph> --offset 6)
       set_tests_properties(bench_paired_refusal_smoke PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60
                            PASS_REGULAR_EXPRESSION "--offset wants a multiple of 4 from 0 below 2 MiB, not 6")
+      set(ng_binding_environment NANOGRAPH_LIBRARY=$<TARGET_FILE:nanograph>
+                                 PYTHONPATH=${PROJECT_SOURCE_DIR}/bindings/python)
+      add_test(NAME bench_bindings_call_smoke
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/bindings/call.py 100)
+      add_test(NAME bench_bindings_run_cost_smoke
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/bindings/run_cost.py 2)
+      add_test(NAME bench_bindings_run_cost_refusal_smoke
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/bindings/run_cost.py 1 run,bogus)
+      set_tests_properties(bench_bindings_call_smoke bench_bindings_run_cost_smoke
+                           bench_bindings_run_cost_refusal_smoke
+                           PROPERTIES LABELS "bench" TIMEOUT 120
+                           ENVIRONMENT "${ng_binding_environment}")
+      set_tests_properties(bench_bindings_run_cost_refusal_smoke PROPERTIES
+                           PASS_REGULAR_EXPRESSION "run_cost.py: no way named bogus")
       # Segment ops, unpadded and padded, nanograph against NumPy and PyTorch at 10^4 elements.
       add_test(NAME bench_segment_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_segment.py
