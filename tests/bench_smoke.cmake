@@ -5,7 +5,8 @@
 # - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
 #   PyTorch in one process on every workload at small sizes and checks each library's result.
 # - bench_bindings_call_smoke, bench_bindings_run_cost_smoke: the scripts that measure the Python
-#   binding's cost per run run briefly; run_cost.py checks the row sums and each run's status.
+#   binding's cost per run run briefly; run_cost.py checks the row sums and each run's status, and
+#   refuses a way it does not know (bench_bindings_run_cost_refusal_smoke).
 if(NG_BUILD_BENCH)
   add_test(NAME bench_smoke COMMAND $<TARGET_FILE:bench_transformer> --quick --threads 2)
   set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)

@@ -1165,7 +1165,7 @@ B combine_rows(const T *const *rows, int64_t i, Op op) {
 // float_accumulate_rows for Count rows, a count known at compile time, with the row pointers
 // copied into locals first. The loop that took the count at run time and read the pointers
 // through the caller's array was slower: an outer-axis sum of a 4096 x 4096 float matrix at one
-// thread read at 75 to 78% of a plain read against 79 to 82% (AVX-512 Zen 5 core, bench_ab, four
+// thread read at 75 to 78% of a plain read against 79 to 82% (AVX-512 Zen 4 core, bench_ab, four
 // processes), and with the AVX2 table at 64 to 74% against 76 to 85% (six processes).
 template <class Arch, class T, ReduceFn F, int32_t Count>
 void accumulate_rows_of(int64_t n, const T *const *rows, T *acc) {

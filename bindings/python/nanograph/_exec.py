@@ -167,7 +167,6 @@ class Computation:
             g._users += 1
         self._finalizer = weakref.finalize(self, _destroy_computation, handle, graphs)
         self.transformer = transformer  # for the user's convenience; the C side needs no parent
-        self._param_dtypes = param_dtypes
         self._single = single
         # What every run needs, asked once: a run from Python costs microseconds, so each call
         # to the library and each ctypes type made per run shows.
@@ -177,7 +176,7 @@ class Computation:
         self._param_codes = [d.code for d in param_dtypes]
         self._inputs_type = ctypes.c_void_p * max(self._num_params, 1)
         self._outputs_type = ctypes.c_void_p * max(self._num_results, 1)
-        self._result_layouts: Optional[List[Tuple[DType, Tuple[int, ...], Tuple[int, ...]]]] = None
+        self._result_layouts: Optional[List[Tuple[DType, Tuple[int, ...], None]]] = None
 
     @property
     def handle(self) -> int:
@@ -289,10 +288,6 @@ class Computation:
         return arrays[0] if self._single else arrays
 
 
-def _row_major(result: Signature) -> Tuple[DType, Tuple[int, ...], Tuple[int, ...]]:
-    """The dtype, dims and byte strides of a new row-major tensor for `result`."""
-    strides, step = [], result.dtype.itemsize
-    for length in reversed(result.shape):
-        strides.append(step)
-        step *= max(length, 1)
-    return result.dtype, result.shape, tuple(reversed(strides))
+def _row_major(result: Signature) -> Tuple[DType, Tuple[int, ...], None]:
+    """The dtype and dims of a new tensor for `result`; no strides: NumPy's for row-major."""
+    return result.dtype, result.shape, None

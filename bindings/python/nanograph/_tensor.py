@@ -348,7 +348,7 @@ class _ArrayView:
     __slots__ = ("tensor", "__array_interface__")
 
     def __init__(self, tensor: Tensor, dt: DType, shape: Tuple[int, ...],
-                 strides: Tuple[int, ...], data: int) -> None:
+                 strides: Optional[Tuple[int, ...]], data: int) -> None:
         self.tensor = tensor
         self.__array_interface__ = {
             "version": 3,
@@ -359,9 +359,10 @@ class _ArrayView:
         }
 
 
-def view_array(handle: int, dt: DType, shape: Tuple[int, ...], strides: Tuple[int, ...]) -> np.ndarray:
-    """A NumPy view of tensor `handle`, whose dtype, shape and byte strides the caller knows; the
-    view takes a reference of its own."""
+def view_array(handle: int, dt: DType, shape: Tuple[int, ...],
+               strides: Optional[Tuple[int, ...]]) -> np.ndarray:
+    """A NumPy view of tensor `handle`, whose dtype, shape and byte strides (None: row-major) the
+    caller knows; the view takes a reference of its own."""
     if 0 in shape:
         return np.empty(shape, dt.numpy)
     lib.tensor_retain(handle)
