@@ -442,15 +442,18 @@ void test_reduce_all_hand_values(void **) {
 }
 
 // reduce_rows against the same table's reduce_all over each tile of each row and then over the
-// tiles' results: bitwise, for every dtype and function, rows of one tile, of several and of a
-// short last tile, strided rows and a strided output, no rows; nothing written between the
-// strided outputs.
+// tiles' results: bitwise, for every dtype and function, rows of one tile, of two (which float
+// sums add directly), of several and of a short last tile, rows of several leaves of the float
+// sum, strided rows and a strided output, no rows; nothing written between the strided outputs.
 void test_reduce_rows(void **) {
     struct Shape {
         int64_t rows, n, tile, x_stride, out_stride;
     };
-    const Shape shapes[] = {{5, 37, 64, 37, 1},      {4, 300, 64, 301, 2}, {3, 256, 64, 256, 1},
-                            {2, 1000, 128, 1003, 3}, {0, 50, 64, 50, 1},   {1, 0, 64, 0, 1}};
+    const Shape shapes[] = {
+        {5, 37, 64, 37, 1},       {4, 300, 64, 301, 2},    {3, 256, 64, 256, 1},
+        {2, 1000, 128, 1003, 3},  {0, 50, 64, 50, 1},      {1, 0, 64, 0, 1},
+        {3, 100, 64, 101, 1},     {2, 128, 64, 128, 2},    {2, 4096, 2048, 4099, 1},
+        {1, 3001, 2048, 3001, 1}, {1, 6000, 2048, 6000, 1}};
     for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (ReduceFn f : kReduceAll)
@@ -502,6 +505,16 @@ void test_reduce_rows(void **) {
                      [&] { reduce_rows(ReduceFn::Sum, NG_BOOL, 1, 4, 64, x, 4, out, 1); });
     reduce_rows(ReduceFn::Sum, NG_FLOAT32, 2, 2, 64, x, 2, out, 1);
     assert_true(out[0] == 3 && out[1] == 7);
+    // Two tiles by hand: 1 + 2 + 3 in the first, 4 in the second.
+    reduce_rows(ReduceFn::Sum, NG_FLOAT32, 1, 4, 3, x, 4, out, 1);
+    assert_true(out[0] == 10);
+    // A sum of -0s is +0 however its tiles are combined.
+    const float negative_zeros[6] = {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f};
+    for (auto *t : kt::tables()) {
+        float two_tiles = -1;
+        t->reduce_rows(ReduceFn::Sum, NG_FLOAT32, 1, 6, 4, negative_zeros, 6, &two_tiles, 1);
+        assert_true(two_tiles == 0 && !std::signbit(two_tiles));
+    }
 }
 
 // accumulate_rows against one reference accumulate per row: exact for integers and extrema; for
