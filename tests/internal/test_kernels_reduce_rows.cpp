@@ -1,8 +1,8 @@
 // Reductions of rows against the scalar reference, with no pool and with 1, 2 and 4 threads,
 // whose results must be bitwise identical. Outer-axis reductions (the innermost dimension kept):
-// column blocks wider than a tile, several blocks per row, rows cut into lanes (a shorter last
-// lane, empty lanes) and chunks whose partial results are combined afterwards (a shorter last
-// chunk), several kept outer points, strided outputs, values broadcast along the kept
+// column blocks wider than a tile, several blocks per row, rows cut into four or five lanes (a
+// shorter last lane, empty lanes) and chunks whose partial results are combined afterwards (a
+// shorter last chunk), several kept outer points, strided outputs, values broadcast along the kept
 // dimension, NaN in a Max. Inner-axis reductions: rows of odd lengths, several tiles per row,
 // several reduced points per output, enough of them to combine tile results early, rows that are
 // not evenly spaced, and long rows of few outputs cut into chunks.
@@ -138,6 +138,8 @@ void test_outer_axis_reductions(void **) {
         {{7, 2051}, 1, 2},       // too few rows for chunks
         {{5, 300}, 1, 1},        // lanes of two rows, one and none
         {{3, 70}, 1, 1},         // fewer rows than lanes
+        {{6, 2100}, 1, 1},       // five lanes (blocks of 8 KiB or more), two of them empty
+        {{1001, 2100}, 1, 2},    // five lanes in chunks, a shorter last lane, strided output
     };
     for (const Case &c : cases) check_every_dtype(c);
 }
