@@ -35,9 +35,9 @@ constexpr int64_t kKeptChunkElements = int64_t{1} << 16;
 // many equal segments of the rows (at most kMaxAccumulateRows): five where a block holds at least
 // kWideBlockBytes, four for narrower blocks. Sums over the rows of float matrices at one thread
 // on an AVX-512 Zen 4 core: with five lanes a 4096 x 4096 matrix read at 84 to 88% of a plain
-// read against 80 to 84% with four (four processes, both builds in each), 2048 x 8192 took 8 to
-// 10% less time, and with the AVX2 table the two were even; 16384 x 1024 and 4096 x 256 took 7 to
-// 13% longer with five. Six lanes were slower than five on every one of these shapes.
+// read against 80 to 84% with four (four processes, both builds in each), 2048 x 8192 took 5 to
+// 12% less time, and with the AVX2 table the two were about even; 16384 x 1024 and 4096 x 256
+// took 7 to 13% longer with five. Six lanes were slower than five on every one of these shapes.
 constexpr int32_t kNarrowLanes = 4;
 constexpr int32_t kWideLanes = 5;
 constexpr int64_t kWideBlockBytes = 8192;
