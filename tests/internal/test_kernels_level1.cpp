@@ -1008,9 +1008,9 @@ void test_softmax_rows_mixed(void **) {
 // Rows written past the cache (stream_out) against the same rows stored: bit for bit, for rows
 // aligned to a vector and not (a stride of n + 5), rows short and long, up to and past the
 // longest streamed row (16 KiB), in place and not, rows overlapping in place, nothing written
-// outside the rows. Rows a whole number of lines apart with a gap between them (a stride of n
-// rounded up to 16 values, plus 16) take the AVX-512 table's pipelined path whatever n's tail;
-// one row and three.
+// outside the rows. Rows of up to 8 KiB a whole number of lines apart with a gap between them (a
+// stride of n rounded up to 16 values, plus 16) take the AVX-512 table's pipelined path whatever
+// n's tail; one row and three.
 void test_softmax_rows_streamed(void **) {
     for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
