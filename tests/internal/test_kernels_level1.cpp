@@ -443,17 +443,19 @@ void test_reduce_all_hand_values(void **) {
 
 // reduce_rows against the same table's reduce_all over each tile of each row and then over the
 // tiles' results: bitwise, for every dtype and function, rows of one tile, of two (which float
-// sums add directly), of several and of a short last tile, rows of several leaves of the float
-// sum, strided rows and a strided output, no rows; nothing written between the strided outputs.
+// sums add directly, reading two rows at a time when a tile is at most a leaf), of several and of
+// a short last tile, rows of several leaves of the float sum, odd and even row counts, strided
+// rows and a strided output, no rows; nothing written between the strided outputs.
 void test_reduce_rows(void **) {
     struct Shape {
         int64_t rows, n, tile, x_stride, out_stride;
     };
     const Shape shapes[] = {
-        {5, 37, 64, 37, 1},       {4, 300, 64, 301, 2},    {3, 256, 64, 256, 1},
-        {2, 1000, 128, 1003, 3},  {0, 50, 64, 50, 1},      {1, 0, 64, 0, 1},
-        {3, 100, 64, 101, 1},     {2, 128, 64, 128, 2},    {2, 4096, 2048, 4099, 1},
-        {1, 3001, 2048, 3001, 1}, {1, 6000, 2048, 6000, 1}};
+        {5, 37, 64, 37, 1},       {4, 300, 64, 301, 2},     {3, 256, 64, 256, 1},
+        {2, 1000, 128, 1003, 3},  {0, 50, 64, 50, 1},       {1, 0, 64, 0, 1},
+        {3, 100, 64, 101, 1},     {2, 128, 64, 128, 2},     {2, 4096, 2048, 4099, 1},
+        {1, 3001, 2048, 3001, 1}, {1, 6000, 2048, 6000, 1}, {5, 4096, 2048, 4099, 1},
+        {6, 2000, 2048, 2003, 2}, {7, 150, 64, 150, 1}};
     for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
             for (ReduceFn f : kReduceAll)
