@@ -8,7 +8,8 @@ repetitions, checks its last result against a double-precision computation with 
 bench/support/workloads.c, and prints one JSON line with the median milliseconds per repetition,
 the peak resident memory above the baseline and the check ("ok" or "WRONG"). Sizes, names and
 shape labels must match bench/support/workloads.c: bench/run_all.py joins the lines on them and
-refuses a mismatch. A library that is not installed is skipped with a note on stderr.
+refuses a mismatch. A library that is not installed is skipped with a note on stderr. Exit status 1
+when a child fails; a wrong result is reported on stderr and marked WRONG, and is not a failure.
 
 Every library runs at each thread count of --thread-counts (default: 1 up to --threads), so that
 the report can show it at nanograph's count and at its own fastest.
@@ -331,9 +332,14 @@ def available(library):
                                                                importlib.util.find_spec("onnx") is not None)
 
 
+# A peer's result outside its tolerance says something about the peer, not about the run: it is
+# marked WRONG in the tables and reported, and the run goes on to succeed.
+wrong_peer_note = "result outside the tolerance, marked WRONG (not a failure of the run)"
+
+
 def run_all(libraries, workloads, thread_counts, quick):
-    """Every (workload, library, thread count) in a fresh child; returns the number that failed
-    or computed a wrong result."""
+    """Every (workload, library, thread count) in a fresh child; returns the number that failed.
+    Wrong results are reported (wrong_peer_note)."""
     failures = 0
     for workload in workloads:
         for library in libraries:
@@ -343,11 +349,13 @@ def run_all(libraries, workloads, thread_counts, quick):
                 done = subprocess.run(command, env=child_environment(threads), stdout=subprocess.PIPE, text=True)
                 sys.stdout.write(done.stdout)
                 sys.stdout.flush()
-                wrong = '"check": "WRONG"' in done.stdout
-                if done.returncode != 0 or wrong:
-                    what = "computed a wrong result" if wrong else f"failed with status {done.returncode}"
-                    print(f"peers.py: {library} {workload} ({threads} threads) {what}", file=sys.stderr)
+                if done.returncode != 0:
+                    print(f"peers.py: {library} {workload} ({threads} threads) failed with status "
+                          f"{done.returncode}", file=sys.stderr)
                     failures += 1
+                elif '"check": "WRONG"' in done.stdout:
+                    print(f"peers.py: {library} {workload} ({threads} threads): {wrong_peer_note}",
+                          file=sys.stderr)
     return failures
 
 

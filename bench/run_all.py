@@ -10,7 +10,8 @@ each peer at its fastest thread count and at nanograph's, as its time divided by
                             [--rounds N]
 
 Builds nothing: BUILD_DIR_OR_PROGRAM is a build directory (bench/bench_transformer inside it)
-or the program itself. Exits non-zero when a workload failed or computed a wrong result.
+or the program itself. Exits non-zero when a workload failed or nanograph computed a wrong result;
+a peer's wrong result is marked WRONG in the tables and listed after them.
 """
 import argparse
 import json
@@ -341,11 +342,19 @@ def rounds_of(args):
 
 def finish(tool, records, problems, size_of):
     """Adds a problem for every workload whose sides ran different sizes (size_of(record)),
+    lists the peers' results outside their tolerance (which are not problems: see peers.py),
     prints the problems and returns the exit status."""
     sizes = {}
+    wrong = {}
     for r in records:
         if r["impl"] != "limits":
             sizes.setdefault(r["workload"], set()).add(size_of(r))
+        if r["impl"] not in ("limits", "nanograph") and r.get("check", "ok") != "ok":
+            wrong.setdefault((r["impl"], r["workload"]), []).append(str(r["threads"]))
+    if wrong:
+        print("Peers' results outside the tolerance, marked WRONG: " + "; ".join(
+            f"{impl} {workload} at {' and '.join(threads)} thread(s)"
+            for (impl, workload), threads in sorted(wrong.items())) + ".\n")
     for workload, seen in sizes.items():
         if len(seen) > 1:
             problems.append(f"{workload}: nanograph and the peers ran different sizes {sorted(seen)}")

@@ -2,6 +2,8 @@
 # - bench_smoke: bench_transformer --quick builds, runs and checks every workload at small sizes.
 # - bench_peers_smoke: bench/run_all.py runs nanograph, NumPy and PyTorch on one small workload
 #   and prints the table (needs Debian's python3-numpy and python3-torch, see .ci/packages.txt).
+# - bench_wrong_peer: a peer's wrong result is reported without failing the scripts; a crash, a
+#   size mismatch or nanograph's wrong result fails them.
 # - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
 #   PyTorch in one process on every workload at small sizes and checks each library's result.
 # - bench_bindings_call_smoke, bench_bindings_run_cost_smoke: the scripts that measure the Python
@@ -41,11 +43,18 @@ if(NG_BUILD_BENCH)
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_all.py
                        $<TARGET_FILE:bench_transformer> --quick --only tiny_add --threads 2)
       # Every peer child imports its library afresh: slow on a loaded machine, hence the timeout.
-      set_tests_properties(bench_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
+      # At these sizes every library's result must pass its check: the scripts report a peer's
+      # wrong result without failing, so the output is searched for it.
+      set_tests_properties(bench_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240
+                           FAIL_REGULAR_EXPRESSION "WRONG")
+      add_test(NAME bench_wrong_peer
+               COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_wrong_peer.py)
+      set_tests_properties(bench_wrong_peer PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
       add_test(NAME bench_paired_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
                        $<TARGET_FILE:nanograph> --quick --libs numpy,torch)
-      set_tests_properties(bench_paired_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
+      set_tests_properties(bench_paired_smoke PROPERTIES LABELS "bench" TIMEOUT 240
+                           FAIL_REGULAR_EXPRESSION "WRONG")
       add_test(NAME bench_paired_refusal_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
                        $<TARGET_FILE:nanograph> --offset 6)
@@ -91,6 +100,7 @@ if(NG_BUILD_BENCH)
     add_test(NAME bench_train_peers_smoke
              COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_train.py
                      $<TARGET_FILE:bench_train> --quick --threads 2)
-    set_tests_properties(bench_train_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240)
+    set_tests_properties(bench_train_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240
+                         FAIL_REGULAR_EXPRESSION "WRONG")
   endif()
 endif()
