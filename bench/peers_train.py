@@ -29,8 +29,8 @@ import subprocess
 import sys
 import time
 
-from peers import (PeakTracker, available, child_environment, limit_cpus, thread_count_list,
-                   wrong_peer_note)
+from peers import (PeakTracker, available, child_environment, child_failed, json_lines,
+                   limit_cpus, thread_count_list)
 
 PAIRS = (("sgd_step", "torch"), ("sgd_step", "numpy"), ("sgd_step", "jax"), ("adam_epoch", "torch"),
          ("adam_epoch", "jax")) + tuple((w, lib) for w in ("mlp_infer_b128", "mlp_infer_b1")
@@ -498,13 +498,8 @@ def main():
             done = subprocess.run(command, env=child_environment(threads), stdout=subprocess.PIPE, text=True)
             sys.stdout.write(done.stdout)
             sys.stdout.flush()
-            if done.returncode != 0:
-                print(f"peers_train.py: {library} {workload} ({threads} threads) failed with status "
-                      f"{done.returncode}", file=sys.stderr)
-                failures += 1
-            elif '"check": "WRONG"' in done.stdout:
-                print(f"peers_train.py: {library} {workload} ({threads} threads): {wrong_peer_note}",
-                      file=sys.stderr)
+            failures += child_failed("peers_train.py", f"{library} {workload} ({threads} threads)",
+                                     done.returncode, json_lines(done.stdout))
     for library in sorted(missing):
         print(f"peers_train.py: {library} is not installed for {sys.executable}: skipped "
               "(bash bench/setup-peers.sh)", file=sys.stderr)

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from peers import WORKLOADS
+from peers import WORKLOADS, json_lines
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = ("numpy", "torch", "onnxruntime", "jax")
@@ -38,10 +38,6 @@ def find_program(path):
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         sys.exit(f"run_all.py: no bench_transformer program at {path}; build the 'bench_transformer' target first")
     return path
-
-
-def json_lines(text):
-    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
 def run(command, env=None):

@@ -43,7 +43,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import peers  # noqa: E402 - the peers' workloads, setup and checks
-from run_all import cpu_model, json_lines  # noqa: E402
+from peers import json_lines  # noqa: E402
+from run_all import cpu_model  # noqa: E402
 
 WORKLOADS = tuple(w for w in peers.WORKLOADS if w != peers.TINY)  # a tiny run measures Python
 HUGE_PAGE = 2 << 20
@@ -229,15 +230,7 @@ def main():
         done = subprocess.run(command, env=child_environment(library, args.threads),
                               stdout=subprocess.PIPE, text=True)
         lines = json_lines(done.stdout)
-        wrong = [r["impl"] for r in lines if r["check"] != "ok"]
-        if done.returncode != 0 or "nanograph" in wrong:
-            what = ("nanograph computed a wrong result" if "nanograph" in wrong
-                    else f"failed with status {done.returncode}")
-            print(f"run_paired.py: {workload}: {what}", file=sys.stderr)
-            failures += 1
-        for peer in wrong:
-            if peer != "nanograph":
-                print(f"run_paired.py: {workload}: {peer}: {peers.wrong_peer_note}", file=sys.stderr)
+        failures += peers.child_failed("run_paired.py", workload, done.returncode, lines)
         records += lines
     if args.json:
         with open(args.json, "w") as f:

@@ -1,5 +1,5 @@
 """How the benchmark scripts treat a wrong result: a peer's is reported and does not fail the run,
-a crash or nanograph's does. Runs the scripts' own functions on made-up children and records, so
+a crash, a size mismatch or nanograph's does. Runs the scripts' own functions on made-up children and records, so
 no library is timed.
 
     python3 tests/bench_wrong_peer.py
@@ -36,6 +36,14 @@ def run_peers(stdout, returncode):
     return failures, err.getvalue()
 
 
+def child_failed(records, returncode):
+    """peers.child_failed for a softmax child: (whether it failed, what it wrote to stderr)."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        failed = peers.child_failed("run_paired.py", "softmax", returncode, records)
+    return failed, err.getvalue()
+
+
 def finish(records, problems):
     """run_all.finish on the records: (exit status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
@@ -48,8 +56,8 @@ def main():
     wrong_line = '{"impl": "numpy", "workload": "l2_diff", "check": "WRONG"}\n'
     failures, err = run_peers(wrong_line, 0)
     assert failures == 0, failures
-    assert err.count("l2_diff (1 threads): result outside the tolerance") == 1, err
-    assert err.count("l2_diff (2 threads): result outside the tolerance") == 1, err
+    assert err.count("numpy l2_diff (1 threads): numpy's result is outside the tolerance") == 1, err
+    assert err.count("numpy l2_diff (2 threads): numpy's result is outside the tolerance") == 1, err
 
     failures, err = run_peers('{"impl": "numpy", "check": "ok"}\n', 3)
     assert failures == 2, failures
@@ -57,6 +65,15 @@ def main():
 
     failures, err = run_peers('{"impl": "numpy", "check": "ok"}\n', 0)
     assert (failures, err) == (0, ""), (failures, err)
+
+    # One child for every library, as run_paired.py runs them: only nanograph's wrong result fails.
+    peer_wrong = [{"impl": "nanograph", "check": "ok"}, {"impl": "torch", "check": "WRONG"}]
+    assert not child_failed(peer_wrong, 0)[0]
+    failed, err = child_failed(peer_wrong + [{"impl": "nanograph", "check": "WRONG"}], 0)
+    assert failed and "softmax: nanograph computed a wrong result" in err, err
+    assert "torch's result is outside the tolerance" in err, err
+    failed, err = child_failed([], -11)
+    assert failed and "softmax: failed with status -11" in err, err
 
     records = [
         {"impl": "nanograph", "workload": "l2_diff", "shape": "8", "threads": 1, "check": "ok"},
