@@ -150,6 +150,18 @@ void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, i
     vector_table().accumulate_rows(f, dt, n, rows, count, acc);
 }
 
+void accumulate_lanes(ReduceFn f, DType dt, int64_t n, int64_t rows, const void *const *starts,
+                      int32_t lanes, void *acc) {
+    check_common("accumulate_lanes", dt, n);
+    check_fn(f);
+    check_bool("accumulate_lanes", f, dt);
+    if (rows < 0) throw internal_error("accumulate_lanes: ", rows, " rows");
+    if (lanes < 1 || lanes > kMaxAccumulateLanes)
+        throw internal_error("accumulate_lanes: ", lanes, " lanes; 1 to ", kMaxAccumulateLanes,
+                             " are allowed");
+    vector_table().accumulate_lanes(f, dt, n, rows, starts, lanes, acc);
+}
+
 void exp_shifted(DType dt, int64_t n, const void *x, const void *shift, int shift_step, void *out) {
     check_common("exp_shifted", dt, n);
     if (!dtype_is_float(dt))

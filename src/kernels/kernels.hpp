@@ -80,6 +80,14 @@ void accumulate(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
 constexpr int32_t kMaxAccumulateRows = 8;
 void accumulate_rows(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                      void *acc);
+// acc[i] = f(acc[i], column i of every row of `lanes` lanes), for 1 to kMaxAccumulateLanes lanes,
+// lane j being `rows` rows of n values lying one after another from starts[j] (an outer-axis
+// reduction's rows cut into equal segments). Each lane is read as one stream, the lanes one vector
+// apart; each column's values go into acc lane by lane, f(acc, ((lane 0 lane 1) lane 2) ...) for
+// every row, the same for any thread count.
+constexpr int32_t kMaxAccumulateLanes = 5;
+void accumulate_lanes(ReduceFn f, DType dt, int64_t n, int64_t rows, const void *const *starts,
+                      int32_t lanes, void *acc);
 // out[i] = exp(x[i] - shift[i * shift_step]) (shift_step 0: one shift, 1: one per element) for a
 // float dtype where no x[i] exceeds its shift (softmax's exponentials, in one pass; values below
 // the smallest normal may come out as 0).

@@ -41,8 +41,9 @@ constexpr int64_t kKeptChunkElements = int64_t{1} << 16;
 constexpr int32_t kNarrowLanes = 4;
 constexpr int32_t kWideLanes = 5;
 constexpr int64_t kWideBlockBytes = 8192;
-static_assert(kWideLanes <= kMaxAccumulateRows && kNarrowLanes <= kWideLanes,
-              "accumulate_rows takes the lanes' rows at once");
+static_assert(kWideLanes <= kMaxAccumulateRows && kWideLanes <= kMaxAccumulateLanes &&
+                  kNarrowLanes <= kWideLanes,
+              "accumulate_rows and accumulate_lanes take every lane at once");
 
 struct ReduceRun {
     ReduceFn f;
@@ -205,7 +206,9 @@ struct ReduceRun {
     // kKeptBlockBytes (accumulators that stay in the first-level cache). The rows are cut into
     // segments (lanes, four or five) and a pass adds one row of each lane into a block's
     // accumulators, tile by tile, so the accumulators are read and written once per pass; with a
-    // block spanning the row, a dense input is read as one long stream per lane. Eight
+    // block spanning the row, a dense input is read as one long stream per lane, and a chunk of
+    // each lane's rows goes to accumulate_lanes at once (each column into the accumulators once
+    // per pass still, the lanes one vector apart). Eight
     // adjacent rows per pass were 1.3 to 1.6 times slower on an AVX-512 Zen 4 core at every size
     // from 128 x 256 to 4096 x 4096: rows a power of two apart fall in one set of the
     // first-level cache, whose 8 ways cannot hold them and the accumulators, and a stream that
@@ -244,6 +247,13 @@ struct ReduceRun {
         // accumulate_rows works element by element, so the bits are the same. Otherwise each row
         // of a pass is evaluated into its own scratch (and spread buffer).
         const int32_t in_place = program.in_place_input();
+        // Whole rows of an input read in place lying one after another (one reduced dimension,
+        // a dense matrix): accumulate_lanes takes each lane's rows of a chunk in one call
+        // (f(acc, ((lane 0 lane 1) lane 2) ...) per row, where accumulate_rows combines a pass's
+        // rows pairwise: other bits, the same for every pool).
+        const bool rows_one_after_another = in_place >= 0 && blocks == 1 && last == kept + 1 &&
+                                            space.last_stride(1 + in_place) == 1 &&
+                                            space.stride(1 + in_place, kept) == length;
         const size_t scratch_step = (program.scratch_bytes() + 63) / 64 * 64;
         for_items(pool, pairs * chunks, per_chunk * lanes * block, [&](int64_t begin, int64_t end) {
             auto scratch =
@@ -265,9 +275,25 @@ struct ReduceRun {
                             : chunks > 1 ? partials + (pair * slots + chunk - direct) * block_bytes
                                          : row;
                 fill_identity(f, dt, width, acc);
-                for (int64_t r = first; r < stop; ++r) {
-                    int32_t count = 1;  // the lanes that have a row r
+                // The lanes that have a row r: a first few of them, fewer as r grows.
+                const auto lanes_at = [&](int64_t r) {
+                    int32_t count = 1;
                     while (count < lanes && count * lane_rows + r < reduced) ++count;
+                    return count;
+                };
+                for (int64_t r = first; rows_one_after_another && r < stop;) {
+                    const int32_t count = lanes_at(r);
+                    // Until the last of these lanes runs out of rows.
+                    const int64_t until = std::min(stop, reduced - (count - 1) * lane_rows);
+                    for (int32_t j = 0; j < count; ++j) {
+                        locate(c, j * lane_rows + r);
+                        values[j] = c.pointers[1 + in_place];
+                    }
+                    accumulate_lanes(f, dt, width, until - r, values, count, acc);
+                    r = until;
+                }
+                for (int64_t r = first; !rows_one_after_another && r < stop; ++r) {
+                    const int32_t count = lanes_at(r);
                     if (in_place >= 0) {
                         for (int32_t j = 0; j < count; ++j) {
                             locate(c, j * lane_rows + r);

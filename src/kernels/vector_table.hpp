@@ -44,6 +44,8 @@ struct VectorTable {
     void (*accumulate)(ReduceFn f, DType dt, int64_t n, const void *x, void *acc);
     void (*accumulate_rows)(ReduceFn f, DType dt, int64_t n, const void *const *rows, int32_t count,
                             void *acc);
+    void (*accumulate_lanes)(ReduceFn f, DType dt, int64_t n, int64_t rows,
+                             const void *const *starts, int32_t lanes, void *acc);
     void (*exp_shifted)(DType dt, int64_t n, const void *x, const void *shift, int shift_step,
                         void *out);
     void (*softmax_rows)(DType dt, bool log, int64_t rows, int64_t n, const void *x,

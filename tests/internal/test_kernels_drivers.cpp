@@ -370,6 +370,40 @@ void test_reduce_rows_in_place(void **) {
             }
 }
 
+// Reductions over the outer dimensions of an input read in place (the kept innermost dimension a
+// whole row, the rows one after another: each lane of rows read as one stream by
+// accumulate_lanes), against the reference and bit for bit between a pool of one thread and of
+// four. Shapes: four narrow lanes; five wide lanes cut into chunks; few rows, the last lane
+// shorter than the others; rows of 40 values (a whole number of AVX2 vectors, not of AVX-512's);
+// rows wider than a column block (the row-by-row path); a kept outer dimension; two reduced
+// dimensions that merge into one.
+void test_reduce_columns_in_place(void **) {
+    struct Case {
+        std::vector<int64_t> shape;
+        unsigned mask;  // reduced dimensions
+    };
+    const std::vector<Case> cases = {{{300, 64}, 1},    {{600, 2048}, 1}, {{37, 4096}, 1},
+                                     {{7, 48}, 1},      {{1003, 40}, 1},  {{90, 4100}, 1},
+                                     {{3, 200, 64}, 2}, {{2, 50, 64}, 3}};
+    for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT64})
+        for (ReduceFn f : {ReduceFn::Sum, ReduceFn::Max})
+            for (const Case &c : cases) {
+                const Program p{{dt}, {}, 0};
+                Nd x(dt, c.shape, Layout::Row);
+                x.randomize(23);
+                if (dt != NG_INT64) x.buffer.set(5 * c.shape.back() + 3, NAN);  // one column's
+                Nd want = reduction_output(dt, c.shape, c.mask, Layout::Row);
+                reference::run_reduce(f, p, c.shape, {x.view()}, want.view());
+                Nd one = want.clone(), four = want.clone();
+                run_reduce(f, p, c.shape, {x.view()}, one.view(), &pools().one);
+                run_reduce(f, p, c.shape, {x.view()}, four.view(), &pools().four);
+                std::string what = std::string("columns in place ") + fn_name(f) + " " +
+                                   ng::dtype_name(dt) + " " + shape_text(c.shape);
+                expect_buffers(one, want, tolerance(dt), what);
+                expect_identical(one, four, what);
+            }
+}
+
 void test_reduce_hand_values_and_empty(void **) {
     // sum((x - y)^2) over [[1,2],[3,4]] - [1,1] = 0 + 1 + 4 + 9 = 14; per row: [1, 13]; per column:
     // [4, 10].
@@ -848,6 +882,7 @@ int main() {
         cmocka_unit_test(test_reduce_every_subset),
         cmocka_unit_test(test_reduce_large_and_parallel),
         cmocka_unit_test(test_reduce_rows_in_place),
+        cmocka_unit_test(test_reduce_columns_in_place),
         cmocka_unit_test(test_reduce_hand_values_and_empty),
         cmocka_unit_test(test_arg_reduce),
         cmocka_unit_test(test_softmax_every_subset),

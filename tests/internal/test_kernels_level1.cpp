@@ -596,6 +596,93 @@ void test_accumulate_rows(void **) {
                      [&] { accumulate_rows(ReduceFn::Sum, NG_FLOAT32, 1, four, 0, acc); });
 }
 
+// accumulate_lanes against the same order computed by the reference, row by row: each column's
+// values of the lanes combined in lane order, then into acc. Bit for bit where the rows are a
+// whole number of vectors on every table (16 values); otherwise (the row-by-row fallback on some
+// tables) exact for integers and extrema and within a few roundings for float sums and products.
+// Lanes of 0 to 7 rows: fewer vectors than lanes, and more.
+void test_accumulate_lanes(void **) {
+    for (auto *t : kt::tables())
+        for (DType dt : {NG_FLOAT32, NG_FLOAT64, NG_INT32})
+            for (ReduceFn f : kReduceAll)
+                for (int64_t n : {16, 48, 7, 24})
+                    for (int64_t rows : {0, 1, 2, 7})
+                        for (int32_t lanes = 1; lanes <= kMaxAccumulateLanes; ++lanes) {
+                            const bool lo_hi = f == ReduceFn::Prod && ng::dtype_is_float(dt);
+                            std::vector<Buffer> lane;
+                            std::vector<const void *> starts;
+                            for (int32_t j = 0; j < lanes; ++j) {
+                                lane.emplace_back(dt, rows * n);
+                                kt::fill_random(lane.back(), 40 + uint32_t(j), lo_hi ? 0.5 : -3,
+                                                lo_hi ? 1.5 : 3);
+                                starts.push_back(lane.back().data());
+                            }
+                            if (ng::dtype_is_float(dt) && rows > 1 && lanes > 2)
+                                lane[2].set(n + 3, NAN);
+                            Buffer got(dt, n), want(dt, n), initial(dt, n), column(dt, n);
+                            kt::fill_random(got, 39, -3, 3);
+                            std::memcpy(want.data(), got.data(), size_t(n) * ng::dtype_size(dt));
+                            std::memcpy(initial.data(), got.data(), size_t(n) * ng::dtype_size(dt));
+                            t->accumulate_lanes(f, dt, n, rows, starts.data(), lanes, got.data());
+                            const size_t row_bytes = size_t(n) * ng::dtype_size(dt);
+                            for (int64_t r = 0; r < rows; ++r) {
+                                std::memcpy(column.data(),
+                                            static_cast<const char *>(starts[0]) + r * row_bytes,
+                                            row_bytes);
+                                for (int32_t j = 1; j < lanes; ++j)
+                                    reference::accumulate(
+                                        f, dt, n,
+                                        static_cast<const char *>(starts[size_t(j)]) +
+                                            r * row_bytes,
+                                        column.data());
+                                reference::accumulate(f, dt, n, column.data(), want.data());
+                            }
+                            std::string what = label(t, fn_name(f), dt, n) + " accumulate_lanes " +
+                                               std::to_string(lanes) + " x " + std::to_string(rows);
+                            if (n % 16 != 0 && ng::dtype_is_float(dt) && f == ReduceFn::Sum) {
+                                // Another order of the same terms (the row-by-row fallback): each
+                                // of the lanes * rows sums rounds by at most eps times the
+                                // magnitude of all the terms and of acc.
+                                const double eps = dt == NG_FLOAT32 ? 0x1p-24 : 0x1p-53;
+                                for (int64_t i = 0; i < n; ++i) {
+                                    double magnitude = std::fabs(initial.get(i));
+                                    for (int32_t j = 0; j < lanes; ++j)
+                                        for (int64_t r = 0; r < rows; ++r)
+                                            magnitude += std::fabs(lane[size_t(j)].get(r * n + i));
+                                    const double g = got.get(i), w = want.get(i);
+                                    if (!(std::isnan(g) && std::isnan(w)) &&
+                                        !(std::fabs(g - w) <=
+                                          2.0 * double(lanes * rows) * eps * magnitude))
+                                        fail_msg("%s: element %lld: got %.17g, want %.17g",
+                                                 what.c_str(), (long long)i, g, w);
+                                }
+                                if (!got.guard_intact())
+                                    fail_msg("%s: wrote past the end", what.c_str());
+                                continue;
+                            }
+                            const bool rounded =
+                                ng::dtype_is_float(dt) && n % 16 != 0 && f == ReduceFn::Prod;
+                            kt::expect_same(got, want, rounded ? 16 : 0, what);
+                        }
+    // By hand, lane order against row order: acc 2^24 with two lanes of a row of ones gives
+    // 2^24 + (1 + 1) = 2^24 + 2, where adding the rows one at a time would round each 1 away.
+    float acc[16], ones[16], big = 16777216.0f;
+    for (int i = 0; i < 16; ++i) acc[i] = big, ones[i] = 1;
+    const void *two_lanes[2] = {ones, ones};
+    accumulate_lanes(ReduceFn::Sum, NG_FLOAT32, 16, 1, two_lanes, 2, acc);
+    for (float a : acc) assert_true(a == 16777218.0f);
+    const void *too_many[kMaxAccumulateLanes + 1];
+    for (const void *&start : too_many) start = ones;
+    kt::expect_error(NG_ERR_INTERNAL, [&] {
+        accumulate_lanes(ReduceFn::Sum, NG_FLOAT32, 16, 1, too_many, kMaxAccumulateLanes + 1, acc);
+    });
+    kt::expect_error(NG_ERR_INTERNAL,
+                     [&] { accumulate_lanes(ReduceFn::Sum, NG_FLOAT32, 16, 1, too_many, 0, acc); });
+    kt::expect_error(NG_ERR_INTERNAL, [&] {
+        accumulate_lanes(ReduceFn::Sum, NG_FLOAT32, 16, -1, two_lanes, 2, acc);
+    });
+}
+
 void test_accumulate_and_fill(void **) {
     for (auto *t : kt::tables())
         for (DType dt : kt::all_numeric())
@@ -1105,6 +1192,7 @@ int main() {
         cmocka_unit_test(test_reduce_all_hand_values),
         cmocka_unit_test(test_reduce_rows),
         cmocka_unit_test(test_accumulate_rows),
+        cmocka_unit_test(test_accumulate_lanes),
         cmocka_unit_test(test_accumulate_and_fill),
         cmocka_unit_test(test_tanh_float_sweep),
         cmocka_unit_test(test_exp_shifted),
