@@ -281,75 +281,81 @@ inline xsimd::batch<float, Arch> exp_nonpositive_float(xsimd::batch<float, Arch>
 }
 
 // 2^(j/16) for j = 0..15, each rounded to float.
-constexpr float kExp2Sixteenths[16] = {
+alignas(64) constexpr float kExp2Sixteenths[16] = {
     0x1p+0f,        0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fe0p+0f, 0x1.3dea64p+0f,
     0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
     0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
 
-// The table of exp_narrow_float for W lanes (16 on AVX-512; 8 on AVX2, the even entries of the
-// sixteenths): entry j holds the bits of 2^(j/W) less j << (23 - log2 W). exp_narrow_float adds
-// the bits of K = W k + j shifted by 23 - log2 W, which are k in the exponent field plus that
-// same j below it, so the sum is the bits of 2^k 2^(j/W) without a mask to clear j. One
-// instruction fewer per vector: softmax of 4096 rows of 1024 floats at one thread took 2.6 to
-// 5.7% less time (bench_ab, AVX-512 Zen 4 core, four processes, both orders), the same bits.
-template <int W>
-struct Exp2FractionTable {
-    static constexpr int kShift = W == 16 ? 19 : 20;
-    alignas(64) int32_t bits[W] = {};
-    constexpr Exp2FractionTable() {
-        for (int j = 0; j < W; ++j)
-            bits[j] = int32_t(__builtin_bit_cast(uint32_t, kExp2Sixteenths[j * (16 / W)]) -
+// The table of exp_narrow_float on AVX2 (eight lanes): entry j holds the bits of 2^(j/8) (the
+// even sixteenths) less j << 20. exp_narrow_float adds the bits of K = 8 k + j shifted by 20,
+// which are k in the exponent field plus that same j below it, so the sum is the bits of 2^k
+// 2^(j/8) without a mask to clear j. One instruction fewer per vector: softmax of 4096 rows of
+// 1024 floats at one thread took 2.6 to 5.7% less time (bench_ab, AVX-512 Zen 4 core, four
+// processes, both orders, when AVX-512 took this path too), the same bits.
+struct Exp2EighthsBits {
+    static constexpr int kShift = 20;
+    alignas(32) int32_t bits[8] = {};
+    constexpr Exp2EighthsBits() {
+        for (int j = 0; j < 8; ++j)
+            bits[j] = int32_t(__builtin_bit_cast(uint32_t, kExp2Sixteenths[2 * j]) -
                               (uint32_t(j) << kShift));
     }
 };
-inline constexpr Exp2FractionTable<16> kExp2FractionTable16{};
-inline constexpr Exp2FractionTable<8> kExp2FractionTable8{};
-
-// The entries of Exp2FractionTable for j the low log2(W) bits of each lane of `index`, one per
-// lane of the vector: one permutation of a table held in a register.
-template <class Arch>
-inline xsimd::batch<int32_t, Arch> exp2_fraction_bits(xsimd::batch<int32_t, Arch> index) {
-    using I = xsimd::batch<int32_t, Arch>;
-    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
-        return _mm512_permutexvar_epi32(index, I::load_aligned(kExp2FractionTable16.bits));
-    } else {
-        static_assert(std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>, "AVX-512 or AVX2 only");
-        return _mm256_permutevar8x32_epi32(I::load_aligned(kExp2FractionTable8.bits), index);
-    }
-}
+inline constexpr Exp2EighthsBits kExp2EighthsBits{};
 
 // exp(x) for float -87 <= x <= 0 or NaN, where softmax knows the row's values lie within 87 of
-// its max. x = K ln2 / 16 + r with K = 16 k + j the integer nearest 16 x / ln2 and |r| <= ln2 / 32,
-// so exp(x) = 2^k 2^(j/16) exp(r): 2^(j/16) from a table in a register, 2^k added to its exponent
-// (k >= -126 keeps it a normal float), exp(r) from its Taylor series to r^3 (truncation below 1e-8
-// relative). AVX2's eight lanes take a table of 2^(j/8), |r| <= ln2 / 16 and the series to r^4.
-// Six fused multiply-adds and products where the polynomial of exp_nonpositive_float takes nine:
-// 25% less time for softmax's exponentials and their sum on an AVX-512 Zen 4 core.
-// r = x - K ln2 / 16 with one constant in one fused operation: the float ln2 / 16 is off by
-// 1.2e-10, so r is off by at most |K| times that (2.4e-7 at x = -87), far inside softmax's own
-// error (a float sum of n values, and x - max rounded to eps |x - max|). Within 1.1 ulp of exp in
-// double for -5 <= x <= 0 and 5 ulp down to -87, with either table. A NaN x gives NaN through r.
+// its max. x = K ln2 / N + r with K = N k + j the integer nearest N x / ln2 and |r| <= ln2 / 2N,
+// so exp(x) = 2^k 2^(j/N) exp(r): 2^(j/N) from a table in a register, 2^k (k >= -126) applied
+// exactly, exp(r) = 1 + r q(r) from the Taylor series. AVX-512: N = 16, the series to r^3
+// (truncation below 1e-8 relative), 2^k by vscalefps at the end. AVX2: N = 8, |r| <= ln2 / 16, the
+// series to r^4, 2^k added to the table entry's exponent. Six fused multiply-adds and products
+// where the polynomial of exp_nonpositive_float takes nine: 25% less time for softmax's
+// exponentials and their sum on an AVX-512 Zen 4 core. r = x - K ln2 / N with one constant in one
+// fused operation: the float ln2 is off by 1.9e-9, so r is off by at most |K| / N times that
+// (2.4e-7 at x = -87), far inside softmax's own error (a float sum of n values, and x - max
+// rounded to eps |x - max|). Within 1.1 ulp of exp in double for -5 <= x <= 0 and 5 ulp down to
+// -87, with either table. A NaN x gives NaN through r.
 template <class Arch>
 inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
     static_assert(kFusedMultiplyAdd<Arch>, "unfused, k ln2 would be rounded to 2^-18 of 87");
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
-    constexpr int W = int(B::size);
-    // Adding 1.5 * 2^23 rounds W x / ln2 to the integer 16 k + j (W k + j for AVX2), which it
-    // leaves in the low bits of the sum.
-    const B magic(12582912.f);
-    const B biased = multiply_add(x, B(float(W) * 1.44269504088896341f), magic);
-    const B r = multiply_add(biased - magic, B(-0.693147180559945309f / float(W)), x);
-    const I bits = xsimd::bitwise_cast<I>(biased);
-    // bits shifted so that j ends just below the exponent field: k in the exponent field (the
-    // magic's own bits shift out of the word) and j below it, which the table's entry takes back.
-    const I shifted = bits << Exp2FractionTable<W>::kShift;
-    const B scale = xsimd::bitwise_cast<B>(exp2_fraction_bits<Arch>(bits) + shifted);
-    B q = B(1.f / 6);  // (exp(r) - 1) / r
-    if constexpr (W == 8) q = multiply_add(B(1.f / 24), r, q);
-    q = multiply_add(q, r, B(0.5f));
-    q = multiply_add(q, r, B(1.f));
-    return multiply_add(scale * r, q, scale);
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
+        // Adding 1.5 * 2^19, whose float's last bit is 1/16, rounds x / ln2 to K / 16 = k + j / 16
+        // and leaves j in the sum's low four bits. 2^(j/16) (1 + r q) is scaled by 2^k last
+        // (vscalefps takes the floor of K / 16): one instruction fewer than building 2^k 2^(j/16)
+        // first, as AVX2 does below; softmax of 4096 rows of 1024 floats at one thread took 0.956
+        // to 1.001 of the time (bench_ab, AVX-512 Zen 4 core, six processes, both orders). The
+        // same bits wherever 2^k 2^(j/16) r is a normal float; over every float from -87 to 0,
+        // 31,756 results differ, all below -80.5, where that product was subnormal.
+        const B magic(786432.f);
+        const B biased = multiply_add(x, B(1.44269504088896341f), magic);
+        const B sixteenths = biased - magic;
+        const B r = multiply_add(sixteenths, B(-0.693147180559945309f), x);
+        const B fraction =
+            _mm512_permutexvar_ps(xsimd::bitwise_cast<I>(biased), B::load_aligned(kExp2Sixteenths));
+        B q = multiply_add(B(1.f / 6), r, B(0.5f));  // (exp(r) - 1) / r
+        q = multiply_add(q, r, B(1.f));
+        return _mm512_scalef_ps(multiply_add(fraction * r, q, fraction), sixteenths);
+    } else {
+        static_assert(std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>, "AVX-512 or AVX2 only");
+        // Adding 1.5 * 2^23 rounds 8 x / ln2 to the integer 8 k + j, which it leaves in the low
+        // bits of the sum.
+        const B magic(12582912.f);
+        const B biased = multiply_add(x, B(8.f * 1.44269504088896341f), magic);
+        const B r = multiply_add(biased - magic, B(-0.693147180559945309f / 8.f), x);
+        const I bits = xsimd::bitwise_cast<I>(biased);
+        // bits shifted so that j ends just below the exponent field: k in the exponent field (the
+        // magic's own bits shift out of the word) and j below it, which the table's entry takes
+        // back.
+        const I shifted = bits << Exp2EighthsBits::kShift;
+        const B scale = xsimd::bitwise_cast<B>(
+            I(_mm256_permutevar8x32_epi32(I::load_aligned(kExp2EighthsBits.bits), bits)) + shifted);
+        B q = multiply_add(B(1.f / 24), r, B(1.f / 6));  // (exp(r) - 1) / r
+        q = multiply_add(q, r, B(0.5f));
+        q = multiply_add(q, r, B(1.f));
+        return multiply_add(scale * r, q, scale);
+    }
 }
 
 // A non-temporal store of v to p (aligned to a vector): the line goes to memory through a
