@@ -1017,6 +1017,19 @@ constexpr T identity_of(ReduceFn f) {
     return T(0);
 }
 
+// body(integral_constant<ReduceFn, F>) for the run-time f: one instantiation per reduction in a
+// kernel whose loop is specialised for it; an unknown f is refused, naming the kernel.
+template <class Body>
+void by_reduce_fn(ReduceFn f, const char *kernel, Body body) {
+    switch (f) {
+    case ReduceFn::Sum: return body(std::integral_constant<ReduceFn, ReduceFn::Sum>{});
+    case ReduceFn::Prod: return body(std::integral_constant<ReduceFn, ReduceFn::Prod>{});
+    case ReduceFn::Max: return body(std::integral_constant<ReduceFn, ReduceFn::Max>{});
+    case ReduceFn::Min: return body(std::integral_constant<ReduceFn, ReduceFn::Min>{});
+    }
+    bad_kernel_request(kernel);
+}
+
 // The batch operation of a reduction, one instantiation per ReduceFn.
 template <ReduceFn F>
 struct Combine {
@@ -1307,13 +1320,9 @@ T integer_reduce(ReduceFn f, const T *x, int64_t n) {
 
 template <class Arch, class T>
 void float_accumulate(ReduceFn f, int64_t n, const T *x, T *acc) {
-    switch (f) {
-    case ReduceFn::Sum: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Sum>{});
-    case ReduceFn::Prod: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Prod>{});
-    case ReduceFn::Max: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Max>{});
-    case ReduceFn::Min: return map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<ReduceFn::Min>{});
-    }
-    bad_kernel_request("accumulate");
+    by_reduce_fn(f, "accumulate", [&](auto fn) {
+        map_binary<Arch>(n, acc, 1, x, 1, acc, Combine<decltype(fn)::value>{});
+    });
 }
 
 template <class T>
@@ -1907,17 +1916,9 @@ struct Primitives {
             auto r = reinterpret_cast<const T *const *>(rows);
             auto a = static_cast<T *>(acc);
             if constexpr (is_float_v<T>) {
-                switch (f) {
-                case ReduceFn::Sum:
-                    return float_accumulate_rows<Arch, T, ReduceFn::Sum>(n, r, count, a);
-                case ReduceFn::Prod:
-                    return float_accumulate_rows<Arch, T, ReduceFn::Prod>(n, r, count, a);
-                case ReduceFn::Max:
-                    return float_accumulate_rows<Arch, T, ReduceFn::Max>(n, r, count, a);
-                case ReduceFn::Min:
-                    return float_accumulate_rows<Arch, T, ReduceFn::Min>(n, r, count, a);
-                }
-                bad_kernel_request("accumulate_rows");
+                by_reduce_fn(f, "accumulate_rows", [&](auto fn) {
+                    float_accumulate_rows<Arch, T, decltype(fn)::value>(n, r, count, a);
+                });
             } else {
                 integer_accumulate_rows(f, n, r, count, a);
             }
@@ -1931,17 +1932,9 @@ struct Primitives {
             auto s = reinterpret_cast<const T *const *>(starts);
             auto a = static_cast<T *>(acc);
             if constexpr (is_float_v<T>) {
-                switch (f) {
-                case ReduceFn::Sum:
-                    return float_accumulate_lanes<Arch, T, ReduceFn::Sum>(n, rows, s, lanes, a);
-                case ReduceFn::Prod:
-                    return float_accumulate_lanes<Arch, T, ReduceFn::Prod>(n, rows, s, lanes, a);
-                case ReduceFn::Max:
-                    return float_accumulate_lanes<Arch, T, ReduceFn::Max>(n, rows, s, lanes, a);
-                case ReduceFn::Min:
-                    return float_accumulate_lanes<Arch, T, ReduceFn::Min>(n, rows, s, lanes, a);
-                }
-                bad_kernel_request("accumulate_lanes");
+                by_reduce_fn(f, "accumulate_lanes", [&](auto fn) {
+                    float_accumulate_lanes<Arch, T, decltype(fn)::value>(n, rows, s, lanes, a);
+                });
             } else {
                 integer_accumulate_lanes(f, n, rows, s, lanes, a);
             }
