@@ -855,13 +855,70 @@ void test_softmax_exponential_accuracy(void **) {
         }
 }
 
+// Float softmax rows with values far below their max, among ordinary rows, stored and streamed
+// (streamed rows are pipelined on AVX-512), softmax and log-softmax, against softmax in double.
+// - Values 86 to 105 below the max (rows 0 and 4): softmax's shares are subnormal or 0. On
+//   AVX-512, where every row takes the narrow exponential with 2^k applied by vscalefps, they lie
+//   within 2^-148 of the double's (two roundings of a subnormal); elsewhere within the smallest
+//   normal (the full exponential rounds them to 0 or towards it).
+// - -20000 and -1e15 (row 1): share exactly 0. On AVX-512 the narrow exponential's reduction
+//   breaks down there, but its result must still be 0.
+// - -1e25, the lowest float and -inf (row 3): share exactly 0. On AVX-512 the unclamped
+//   exponential overflows there: the row is taken again with its values raised to -104, and so is
+//   every later row of the call (row 4).
+// Log-softmax's values are x - max - log(sum), within 1e-6 of 1 + |value|.
+void test_softmax_rows_far_below_max(void **) {
+    const int64_t rows = 5, n = 40, stride = 48;  // every row starts on a 64-byte boundary
+    const double lowest = -double(std::numeric_limits<float>::max());
+    std::vector<double> v(size_t(rows * stride), 0.0);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < n; ++i) v[size_t(r * stride + i)] = 0.25 * double((i * 7 + r) % 11);
+    for (int64_t i = 0; i < 20; ++i) {  // 2.5 is each row's max
+        v[size_t(i)] = 2.5 - 86.0 - double(i);
+        v[size_t(4 * stride + 2 * i)] = 2.5 - 86.25 - double(i);
+    }
+    const double far[] = {-20000.0, -1e15, -20000.5, -3e14};
+    for (int64_t k = 0; k < 4; ++k) v[size_t(stride + 3 + 9 * k)] = far[k];
+    const double overflowing[] = {-1e25, lowest, -INFINITY};
+    for (int64_t k = 0; k < 3; ++k) v[size_t(3 * stride + 5 + 11 * k)] = overflowing[k];
+    for (auto *t : kt::tables())
+        for (bool log : {false, true})
+            for (bool stream : {false, true}) {
+                std::string what =
+                    label(t, log ? "log softmax_rows" : "softmax_rows", NG_FLOAT32, n) +
+                    (stream ? " streamed" : "") + " far below the max";
+                const bool scalef = t == &vector_table_avx512;
+                Buffer x(NG_FLOAT32, rows * stride), y(NG_FLOAT32, rows * stride);
+                for (int64_t i = 0; i < rows * stride; ++i) x.set(i, v[size_t(i)]);
+                t->softmax_rows(NG_FLOAT32, log, rows, n, x.data(), stride, y.data(), stride,
+                                stream);
+                for (int64_t r = 0; r < rows; ++r) {
+                    double sum = 0;
+                    for (int64_t i = 0; i < n; ++i) sum += std::exp(x.get(r * stride + i) - 2.5);
+                    for (int64_t i = 0; i < n; ++i) {
+                        const double d = x.get(r * stride + i) - 2.5, got = y.get(r * stride + i);
+                        const double want = log ? d - std::log(sum) : std::exp(d) / sum;
+                        const double bound = log      ? 1e-6 * (1 + std::fabs(want))
+                                             : scalef ? 1e-6 * want + 0x1p-148
+                                                      : 1e-6 * want + 0x1p-126;
+                        // Shares of 0, and log-softmax's -inf, exactly.
+                        const bool exact = (!log && d < -1000) || std::isinf(want);
+                        if (exact ? got != (log ? want : 0.0) : !(std::fabs(got - want) <= bound))
+                            fail_msg("%s: row %lld, x - max = %g: %.9g, want %.9g", what.c_str(),
+                                     (long long)r, d, got, want);
+                    }
+                }
+            }
+}
+
 // softmax_rows: rows of every odd length (several blocks of the pairwise sum and a partial one,
 // vector tails), several rows a stride apart (each fetching the next), misaligned, in place,
 // softmax and log-softmax, against softmax in double: float32 within 1e-6 relative (of the value,
 // or for log-softmax of 1 + |value|), float64 within 1e-13. A row with a NaN is all NaN; a row of
 // -inf is all NaN (as exp(-inf - -inf)); a single +inf makes the row NaN; a row with one value
 // far above the others is exactly (0 ..., 1, ...).
-// Float rows spread over less than 87 take the narrow exponential, wider ones the full one.
+// Float rows spread over less than 87 take the narrow exponential, wider ones the full one (on
+// AVX-512 every float row takes the narrow one).
 void test_softmax_rows(void **) {
     for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
@@ -1224,6 +1281,7 @@ int main() {
         cmocka_unit_test(test_softmax_rows),
         cmocka_unit_test(test_softmax_rows_mixed),
         cmocka_unit_test(test_softmax_rows_streamed),
+        cmocka_unit_test(test_softmax_rows_far_below_max),
         cmocka_unit_test(test_gemv_transposed),
         cmocka_unit_test(test_level1_errors),
     };
