@@ -318,7 +318,7 @@ inline constexpr Exp2EighthsBits kExp2EighthsBits{};
 // -87, with either table. A NaN x gives NaN through r.
 //
 // On AVX-512 any x <= 0 will do, wherever the result is finite: below -87 vscalefps rounds the
-// result into the subnormals, and from -104 on to 0. Far below (under about -17,000) the reduction
+// result into the subnormals, and below -104 to 0. Far below (under about -17,000) the reduction
 // itself breaks down, but the result still comes out as 0 unless it overflows: +inf or NaN for
 // -inf and for x below about -1e20. kClampLow raises x to -104 first, where every result is
 // right; it costs one vector operation, which made softmax of 4096 rows of 1024 floats at one
