@@ -489,11 +489,12 @@ inline RowRange<T> row_range_finishing(const T *x, int64_t n, FinishVector finis
     }
     alignas(64) T his[W], los[W];
     xsimd::max(hi0, hi1).store_aligned(his);
-    xsimd::min(lo0, lo1).store_aligned(los);
-    RowRange<T> r{his[0], kMin ? los[0] : -inf};
-    for (int64_t j = 1; j < W; ++j) {
-        r.max = his[j] > r.max ? his[j] : r.max;
-        if constexpr (kMin) r.min = los[j] < r.min ? los[j] : r.min;
+    RowRange<T> r{his[0], -inf};
+    for (int64_t j = 1; j < W; ++j) r.max = his[j] > r.max ? his[j] : r.max;
+    if constexpr (kMin) {
+        xsimd::min(lo0, lo1).store_aligned(los);
+        r.min = los[0];
+        for (int64_t j = 1; j < W; ++j) r.min = los[j] < r.min ? los[j] : r.min;
     }
     for (; i < n; ++i) {
         finish_one(i);
