@@ -49,6 +49,20 @@ inline void pause() {
     __builtin_ia32_pause();
 #endif
 }
+
+// Polls done() with a pause between readings, for up to kPollFor (the clock read once every 64
+// pauses); whether it came true.
+template <class Done>
+bool poll_until(Done done) {
+    const auto until = std::chrono::steady_clock::now() + kPollFor;
+    for (;;) {
+        for (int i = 0; i < 64; ++i) {
+            if (done()) return true;
+            pause();
+        }
+        if (std::chrono::steady_clock::now() >= until) return false;
+    }
+}
 }  // namespace
 
 struct ThreadPool::Impl {
@@ -63,7 +77,9 @@ struct ThreadPool::Impl {
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generation{0};
     std::atomic<uint64_t> rests{0};  // bumped by rest_workers(): polling workers sleep
-    int helpers_wanted = 0, helpers_joined = 0, helpers_left = 0;
+    int helpers_wanted = 0, helpers_joined = 0;
+    // Written under mutex; atomic so that the caller can wait for it without it (wait_for_helpers).
+    std::atomic<int> helpers_left{0};
 
     // One thread's home part of the current job: [next, end) is what is left of it. A cache
     // line each, so that threads taking chunks from their own parts do not share one.
@@ -125,17 +141,20 @@ struct ThreadPool::Impl {
     // 308 us (median) with workers woken from sleep, against 300 us on one thread.
     void poll_for_job(uint64_t seen) const {
         const uint64_t rests_seen = rests.load(std::memory_order_relaxed);
-        const auto until = std::chrono::steady_clock::now() + kPollFor;
-        for (;;) {
-            for (int i = 0; i < 64; ++i) {
-                if (stop.load(std::memory_order_relaxed) ||
-                    generation.load(std::memory_order_relaxed) != seen ||
-                    rests.load(std::memory_order_relaxed) != rests_seen)
-                    return;
-                pause();
-            }
-            if (std::chrono::steady_clock::now() >= until) return;
-        }
+        poll_until([&] {
+            return stop.load(std::memory_order_relaxed) ||
+                   generation.load(std::memory_order_relaxed) != seen ||
+                   rests.load(std::memory_order_relaxed) != rests_seen;
+        });
+    }
+
+    // Likewise the caller, its own chunks done, polls for the `joined` helpers to finish theirs
+    // before it sleeps on `finished`: woken, it would lose tens of microseconds again. Batch-1
+    // inference of a 784-512-256-10 network at two threads took a median 0.018 to 0.030 ms in
+    // most processes, against 0.037 to 0.052 ms with the caller sleeping at once (Intel Xeon
+    // with AVX-512 under KVM).
+    void wait_for_helpers(int joined) const {
+        poll_until([&] { return helpers_left.load(std::memory_order_acquire) == joined; });
     }
 
     // Worker `id` (1 for the first worker; the caller is 0) joins jobs with a part of that
@@ -163,7 +182,8 @@ struct ThreadPool::Impl {
             lock.unlock();
             run_chunks(id);
             lock.lock();
-            if (++helpers_left == helpers_joined) finished.notify_one();
+            if (helpers_left.fetch_add(1, std::memory_order_release) + 1 == helpers_joined)
+                finished.notify_one();
         }
     }
 };
@@ -231,7 +251,8 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
         p.failed.store(false, std::memory_order_relaxed);
         p.error = nullptr;
         p.helpers_wanted = parts - 1;
-        p.helpers_joined = p.helpers_left = 0;
+        p.helpers_joined = 0;
+        p.helpers_left.store(0, std::memory_order_relaxed);
         ++p.generation;
     }
     p.wake.notify_all();
@@ -240,11 +261,16 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
     p.run_chunks(0);
     inside_parallel_region = false;
 
+    int joined;
+    {
+        std::lock_guard<std::mutex> lock(p.mutex);
+        p.helpers_wanted = joined = p.helpers_joined;  // workers still asleep are not needed now
+    }
+    p.wait_for_helpers(joined);
     std::exception_ptr error;
     {
         std::unique_lock<std::mutex> lock(p.mutex);
-        p.helpers_wanted = p.helpers_joined;  // workers still asleep are not needed any more
-        p.finished.wait(lock, [&] { return p.helpers_left == p.helpers_joined; });
+        p.finished.wait(lock, [&] { return p.helpers_left.load() == p.helpers_joined; });
         p.body = nullptr;
         error = p.error;
         p.error = nullptr;
