@@ -34,6 +34,13 @@ int64_t StridedSpace::count(int32_t first, int32_t last) const {
     return n;
 }
 
+int64_t StridedSpace::elements_of(int32_t op) const {
+    int64_t n = 1;
+    for (int32_t d = 0; d < rank(); ++d)
+        if (strides_[op][d] != 0) n *= shape_[d];
+    return numel() == 0 ? 0 : n;
+}
+
 void StridedSpace::apply_order() {
     tmp_.resize(order_.size());
     for (size_t i = 0; i < order_.size(); ++i) tmp_[i] = shape_[order_[i]];

@@ -31,6 +31,9 @@ public:
     int64_t numel() const;  // 0 if any dimension is 0
     // Product of dim(first..last-1).
     int64_t count(int32_t first, int32_t last) const;
+    // The elements operand `op` spans: the product of the dimensions along which its stride is
+    // not 0 (a broadcast operand repeats its elements along the others).
+    int64_t elements_of(int32_t op) const;
 
     // Drops size-1 dimensions; leaves one dimension of length 1 (strides 0) for a single element.
     void drop_unit_dims();

@@ -49,10 +49,18 @@ void ElementwisePlan::plan_tiles(const char *driver, const Program &program) {
 
     const int32_t last = space_.rank() - 1;
     length_ = space_.dim(last);
-    stream_output_ = out_stride_ == 1 && streams_output(space_.numel() * int64_t(sizes_[0]));
+    stream_output_ = out_stride_ == 1 && streams_output(touched_bytes());
     // A streamed row that starts inside a line takes one more tile (see run).
     tiles_ = (length_ + kTile - 1) / kTile + (stream_output_ ? 1 : 0);
     items_ = space_.count(0, last) * tiles_;
+}
+
+// The bytes the plan reads and writes: the elements each operand spans times their size.
+int64_t ElementwisePlan::touched_bytes() const {
+    int64_t total = 0;
+    for (int32_t op = 0; op < space_.operands(); ++op)
+        total += space_.elements_of(op) * int64_t(sizes_[size_t(op)]);
+    return total;
 }
 
 // Writes a tile's values to the output tile `out` of `len` elements, unless they are there.

@@ -38,6 +38,7 @@ public:
 
 private:
     void plan_tiles(const char *driver, const Program &program);
+    int64_t touched_bytes() const;
     void store(const TileValues &v, char *out, int64_t len) const;
 
     IterationSpace space_;  // operand 0 is the output, operand 1 + i input i

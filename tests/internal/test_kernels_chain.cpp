@@ -423,12 +423,13 @@ void test_elementwise_chain_paths(void **) {
     }
 }
 
-// An output of at least half the last-level cache is streamed past it by every thread, each
-// fencing once after its last tile: the values the calling thread reads after the run are the
-// bits of the same chain stored normally (a run over a part of the rows, too small to stream) and
-// within the reference's tolerance. Outputs on a cache line, 16 bytes past one (as a NumPy array's
-// data), and rows of 4100 values starting 4 bytes past one (each row at another place in its
-// line): a row that starts inside a line has its values up to the line's end stored as usual.
+// A chain that touches at least half the last-level cache (here its output alone does) streams
+// its output past it by every thread, each fencing once after its last tile: the values the
+// calling thread reads after the run are the bits of the same chain stored normally (a run over a
+// part of the rows, too small to stream) and within the reference's tolerance. Outputs on a cache
+// line, 16 bytes past one (as a NumPy array's data), and rows of 4100 values starting 4 bytes past
+// one (each row at another place in its line): a row that starts inside a line has its values up
+// to the line's end stored as usual.
 void test_elementwise_streamed_output(void **) {
     ng::ThreadPool two(2);
     const DType dt = NG_FLOAT32;
@@ -458,7 +459,7 @@ void test_elementwise_streamed_output(void **) {
             std::vector<Strided> part = in;
             part[0].data = static_cast<char *>(a.data()) + r * cols * size;
             part[1].data = static_cast<char *>(b.data()) + r * cols * size;
-            assert_false(streams_output(count * cols * size));
+            assert_false(streams_output((3 * count + 1) * cols * size + size));  // a, b, out, c, s
             run_elementwise(
                 p, {count, cols}, part,
                 Strided{static_cast<char *>(stored.data()) + r * cols * size, {cols, 1}}, &two);

@@ -118,6 +118,17 @@ void strided_space_walks_rows_in_memory_order(void **) {
         starts.push_back(offsets[1]);
     });
     expect_dims(starts, {0, 0, 3, 1});
+    // Each operand spans its dimensions' elements; one broadcast along a dimension (stride 0)
+    // spans that dimension once.
+    assert_int_equal(space.elements_of(0), 6);
+    ng::StridedSpace broadcast;
+    broadcast.reset("test", {4, 5, 3});
+    broadcast.add_operand("test", {15, 3, 1});  // dense
+    broadcast.add_operand("test", {0, 1, 0});   // one value per middle index
+    broadcast.add_operand("test", {0, 0, 0});   // a scalar
+    assert_int_equal(broadcast.elements_of(0), 60);
+    assert_int_equal(broadcast.elements_of(1), 5);
+    assert_int_equal(broadcast.elements_of(2), 1);
     // Entering at a linear position gives the same offsets as walking to it.
     int64_t offsets[2] = {0, 0};
     space.add_offsets(0, 1, 1, offsets);
@@ -135,6 +146,9 @@ void strided_space_walks_rows_in_memory_order(void **) {
     empty.add_operand("test", {0, 1});
     empty.for_each_row([&](const int64_t *) { ++rows; });
     assert_int_equal(rows, 1);
+    empty.add_operand("test", {1, 0});
+    assert_int_equal(empty.elements_of(0), 0);
+    assert_int_equal(empty.elements_of(1), 0);
 }
 
 std::vector<float> contents(const ng::Tensor &t) {
