@@ -16,7 +16,9 @@ The goals, each on the run's median figures (the tables of run.sh):
 - inference at batch 128 and batch 1 faster than ONNX Runtime;
 - matmul within 3% of raw OpenBLAS on the same shape, median against median and best against best;
 - a run's fixed cost (tiny_add) at most 0.15 us;
-- peak memory above the inputs no higher than on the day the goals were set (PEAK_LINES_MIB).
+- peak memory above the inputs no higher than on the day the goals were set (PEAK_LINES_MIB,
+  measured on the development machine: an AMD Zen 4 virtual machine with 2 cores; elsewhere
+  compare with that day's build on the same machine, bench/peak_against.py).
 
 A verdict's "rounds" column counts the rounds that met the goal on their own figures: a goal met
 by the medians in only some rounds is met with no margin to spare. Exit status 0 when every goal
@@ -36,7 +38,8 @@ MATMUL_LINE = 1.03
 TRAIN_GOALS = (("sgd_step", "ms", ("torch", "jax")), ("adam_epoch", "seconds", ("torch", "jax")),
                ("mlp_infer_b128", "ms", ("onnxruntime",)), ("mlp_infer_b1", "ms", ("onnxruntime",)))
 # Peak MiB above the inputs on the day the goals were set, {threads: {workload: MiB}}: the lower
-# of the two processes measured then for each (docs/benchmarks.md, "Against the goals").
+# of the two processes measured then for each (docs/benchmarks.md, "Against the goals"), on the
+# development machine.
 PEAK_LINES_MIB = {
     1: {"l2_diff": 2.75, "tanh_fma": 66.70, "softmax": 18.69, "matmul": 8.68, "sum_axis0": 2.73,
         "sum_axis1": 2.79, "tiny_add": 2.52, "sgd_step": 18.21, "adam_epoch": 12.89},

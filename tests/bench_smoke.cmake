@@ -5,6 +5,7 @@
 # - bench_wrong_peer: a peer's wrong result is reported without failing the scripts; a crash, a
 #   size mismatch or nanograph's wrong result fails them.
 # - bench_goals: bench/goals.py's verdicts on made-up runs, each goal at its line and just past it.
+# - bench_peak_against: bench/peak_against.py's comparison of two made-up builds' peaks.
 # - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
 #   PyTorch in one process on every workload at small sizes and checks each library's result.
 # - bench_bindings_call_smoke, bench_bindings_run_cost_smoke: the scripts that measure the Python
@@ -38,7 +39,10 @@ if(NG_BUILD_BENCH)
   find_program(NG_SYSTEM_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   if(NG_SYSTEM_PYTHON)
     add_test(NAME bench_goals COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_goals.py)
-    set_tests_properties(bench_goals PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
+    add_test(NAME bench_peak_against
+             COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_peak_against.py)
+    set_tests_properties(bench_goals bench_peak_against PROPERTIES LABELS "bench;novalgrind"
+                         TIMEOUT 60)
     execute_process(COMMAND ${NG_SYSTEM_PYTHON} -c "import numpy, torch"
                     RESULT_VARIABLE ng_bench_peers_missing OUTPUT_QUIET ERROR_QUIET)
     if(ng_bench_peers_missing EQUAL 0)
