@@ -150,9 +150,9 @@ struct ThreadPool::Impl {
 
     // Likewise the caller, its own chunks done, polls for the `joined` helpers to finish theirs
     // before it sleeps on `finished`: woken, it would lose tens of microseconds again. Batch-1
-    // inference of a 784-512-256-10 network at two threads took a median 0.018 to 0.030 ms in
-    // most processes, against 0.037 to 0.052 ms with the caller sleeping at once (Intel Xeon
-    // with AVX-512 under KVM).
+    // inference of a 784-512-256-10 network at two threads, medians of 200 runs: 0.018 to 0.054
+    // ms (12 of 26 processes at most 0.030 ms) against 0.037 to 0.052 ms with the caller
+    // sleeping at once (Intel Xeon with AVX-512 under KVM).
     void wait_for_helpers(int joined) const {
         poll_until([&] { return helpers_left.load(std::memory_order_acquire) == joined; });
     }
