@@ -17,7 +17,6 @@
 //    errors;
 //  - run_chain's and run_chain_sum's refusals.
 #include <cfloat>
-#include <cstdlib>
 
 #include "kernels/chain.hpp"
 #include "kernels/streaming.hpp"
@@ -431,19 +430,7 @@ void test_elementwise_chain_paths(void **) {
 // line, 16 bytes past one (as a NumPy array's data), and rows of 4100 values starting 4 bytes past
 // one (each row at another place in its line): a row that starts inside a line has its values up
 // to the line's end stored as usual.
-//
-// The output takes half the cache that the machine reports, which a virtual machine may give as
-// its host's (480 MiB seen): under memcheck (scripts/valgrind-tests sets NG_TEST_UNDER_MEMCHECK)
-// outputs above kMemcheckOutputBytes are skipped, as memcheck took more than 16 minutes on one.
-constexpr int64_t kMemcheckOutputBytes = int64_t(64) << 20;
-
 void test_elementwise_streamed_output(void **) {
-    if (std::getenv("NG_TEST_UNDER_MEMCHECK") &&
-        last_level_cache_bytes() / 2 > kMemcheckOutputBytes) {
-        print_message("skipped under memcheck: a streamed output takes %lld MiB on this machine\n",
-                      (long long)(last_level_cache_bytes() / 2 >> 20));
-        skip();
-    }
     ng::ThreadPool two(2);
     const DType dt = NG_FLOAT32;
     Program p = tanh_fma(dt);
