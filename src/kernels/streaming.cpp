@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdlib>
 
 namespace ng::kernels {
 
@@ -58,13 +59,19 @@ int64_t read_last_level_cache_bytes() {
             best = size;
         }
     }
-    return best > 0 ? best : int64_t(32) << 20;
+    return best;
 }
 
 }  // namespace
 
+int64_t chosen_cache_bytes(const char *setting, int64_t found) {
+    const int64_t set = setting ? parse_cache_size(setting) : 0;
+    return set > 0 ? set : found > 0 ? found : int64_t(32) << 20;
+}
+
 int64_t last_level_cache_bytes() {
-    static const int64_t bytes = read_last_level_cache_bytes();
+    static const int64_t bytes =
+        chosen_cache_bytes(std::getenv(kCacheSizeVariable), read_last_level_cache_bytes());
     return bytes;
 }
 

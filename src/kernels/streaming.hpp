@@ -16,8 +16,16 @@ namespace ng::kernels {
 // not one.
 int64_t parse_cache_size(const std::string &text);
 
-// The largest cache of the highest level that the first CPU's sysfs entries describe, read once;
-// 32 MiB where the system does not say.
+// The environment variable that sets the last-level cache's size (in parse_cache_size's form),
+// for machines whose sysfs does not tell what a process gets (a virtual machine's host's cache).
+constexpr char kCacheSizeVariable[] = "NANOGRAPH_CACHE_SIZE";
+
+// The cache size to plan for: `setting` (kCacheSizeVariable's value, or null) when it is a size,
+// else `found` (what sysfs describes, 0 for nothing) when positive, else 32 MiB.
+int64_t chosen_cache_bytes(const char *setting, int64_t found);
+
+// chosen_cache_bytes of kCacheSizeVariable and the largest cache of the highest level that the
+// first CPU's sysfs entries describe; read once.
 int64_t last_level_cache_bytes();
 
 // Whether a kernel's output is streamed past the cache, given the bytes the kernel touches: its

@@ -17,6 +17,7 @@
 //    errors;
 //  - run_chain's and run_chain_sum's refusals.
 #include <cfloat>
+#include <cstdlib>
 
 #include "kernels/chain.hpp"
 #include "kernels/streaming.hpp"
@@ -429,8 +430,11 @@ void test_elementwise_chain_paths(void **) {
 // part of the rows, too small to stream) and within the reference's tolerance. Outputs on a cache
 // line, 16 bytes past one (as a NumPy array's data), and rows of 4100 values starting 4 bytes past
 // one (each row at another place in its line): a row that starts inside a line has its values up
-// to the line's end stored as usual.
+// to the line's end stored as usual. The cache is set to 48 MiB through NANOGRAPH_CACHE_SIZE
+// (main), so that the arrays do not grow with what the machine reports (480 MiB on one virtual
+// machine: 240 MiB outputs, which took more than 5 minutes under ASan and 16 under memcheck).
 void test_elementwise_streamed_output(void **) {
+    assert_int_equal(last_level_cache_bytes(), int64_t(48) << 20);
     ng::ThreadPool two(2);
     const DType dt = NG_FLOAT32;
     Program p = tanh_fma(dt);
@@ -563,6 +567,7 @@ void test_run_chain_errors(void **) {
 }  // namespace
 
 int main(void) {
+    setenv(kCacheSizeVariable, "48M", 1);  // before the first kernel reads it
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compiler_steps),
         cmocka_unit_test(test_chain_programs_every_table),

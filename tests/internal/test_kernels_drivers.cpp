@@ -815,8 +815,9 @@ void test_driver_errors(void **) {
     });
 }
 
-// Cache sizes as sysfs writes them, and the threshold from which an output is written past the
-// cache: half the last-level cache, whose size is positive and the same at every call.
+// Cache sizes as sysfs writes them, the size chosen from the environment's setting and sysfs,
+// and the threshold from which an output is written past the cache: half the last-level cache,
+// whose size is positive and the same at every call.
 void test_streaming_threshold(void **) {
     assert_int_equal(parse_cache_size("32768K"), int64_t(32) << 20);
     assert_int_equal(parse_cache_size("1M"), int64_t(1) << 20);
@@ -825,6 +826,16 @@ void test_streaming_threshold(void **) {
     assert_int_equal(parse_cache_size("48K "), 48 << 10);
     for (const char *bad : {"", "K", "12X", "12K junk", "-4K", "99999999999999999999K"})
         if (parse_cache_size(bad) != 0) fail_msg("parse_cache_size(\"%s\") is not 0", bad);
+    // NANOGRAPH_CACHE_SIZE's value wins when it is a size; anything else leaves what sysfs found,
+    // and 32 MiB where it found nothing.
+    assert_int_equal(chosen_cache_bytes("48M", int64_t(480) << 20), int64_t(48) << 20);
+    assert_int_equal(chosen_cache_bytes("65536", 0), 65536);
+    for (const char *bad : {"", "0", "bogus", "12 apples", "-32M"})
+        if (chosen_cache_bytes(bad, 1 << 20) != 1 << 20)
+            fail_msg("chosen_cache_bytes(\"%s\", 1 MiB) is not 1 MiB", bad);
+    assert_int_equal(chosen_cache_bytes(nullptr, int64_t(480) << 20), int64_t(480) << 20);
+    assert_int_equal(chosen_cache_bytes(nullptr, 0), int64_t(32) << 20);
+    assert_int_equal(chosen_cache_bytes("junk", 0), int64_t(32) << 20);
     const int64_t llc = last_level_cache_bytes();
     assert_true(llc > 0);
     assert_int_equal(last_level_cache_bytes(), llc);
