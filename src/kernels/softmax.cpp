@@ -38,10 +38,9 @@ struct SoftmaxRun {
         // Contiguous rows one stride apart (kept coalesced to one dimension, or a single row):
         // each thread's rows go to the kernel in one call.
         bool strided_rows = in_place && kept <= 1;
-        // Such rows stream a large output past the cache (kernels/streaming.hpp); apart from it,
-        // they read an input of its size.
-        const int64_t output_bytes = outputs * n * int64_t(size);
-        bool stream = strided_rows && streams_output(out == in ? output_bytes : 2 * output_bytes);
+        // Such rows stream a large output past the cache (kernels/streaming.hpp): they read an
+        // input of its size and write it, counted twice in place as an elementwise chain's are.
+        bool stream = strided_rows && streams_output(2 * outputs * n * int64_t(size));
         for_items(pool, outputs, n, [&](int64_t begin, int64_t end) {
             if (strided_rows) {
                 int64_t x_stride = kept ? space.stride(1, 0) : 0;
