@@ -53,9 +53,11 @@ extern "C" {
  * @return A new transformer (destroy with ng_transformer_destroy()), or NULL with
  *         ::NG_ERR_UNSUPPORTED for another backend name.
  *
- * The transformer starts a pool of worker threads, one per core (see
- * ng_transformer_set_num_threads()), named "nanograph-pool". Idle workers poll for the next job
- * for up to 200 microseconds before they sleep. float32 matrix products by a constant or by a
+ * The transformer keeps a pool of threads, one per core (see ng_transformer_set_num_threads()):
+ * the calling thread and worker threads named "nanograph-pool". The workers start with the first
+ * run that may split its work over them, so a transformer whose thread count is then set to 1, or
+ * that only runs small computations, starts none. Idle workers poll for the next job for up to
+ * 200 microseconds before they sleep. float32 matrix products by a constant or by a
  * persistent tensor that the computation does not write (a layer's weights at inference) run in
  * nanograph's own kernels on these threads (on CPUs with AVX2 or AVX-512), the matrix packed once
  * and kept from run to run while the tensor is unchanged; other matrix products go to OpenBLAS,
@@ -88,7 +90,7 @@ NG_API ng_status_t ng_transformer_set_seed(ng_transformer_t *t, uint64_t seed);
  * a process-wide setting, is left as it is).
  * @param t The transformer.
  * @param threads 1 or more; 0 means the number of cores. The old workers are joined once the
- *        runs using them finish.
+ *        runs using them finish; the new ones start with the next run that uses them.
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for a NULL transformer or a negative count.
  */
 NG_API ng_status_t ng_transformer_set_num_threads(ng_transformer_t *t, int32_t threads);
@@ -302,7 +304,9 @@ NG_API int64_t ng_computation_result_axis_length(const ng_computation_t *c, int3
  *        (ng_computation_num_results()).
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL arguments or inputs, or a count that is
  *         not the computation's; ::NG_ERR_DTYPE /
- *         ::NG_ERR_AXES for an input or output slot whose dtype / shape does not match. Inputs
+ *         ::NG_ERR_AXES for an input or output slot whose dtype / shape does not match;
+ *         ::NG_ERR_OUT_OF_MEMORY when the system cannot start the transformer's worker threads
+ *         (see ng_transformer_create()) or give memory for the outputs. Inputs
  *         and outputs are validated before anything runs: a failed run changes no persistent
  *         value and fills no NULL slot.
  */

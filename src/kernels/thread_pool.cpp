@@ -188,8 +188,13 @@ struct ThreadPool::Impl {
     }
 };
 
+int ThreadPool::size_for(int threads) noexcept {
+    return threads > 0 ? threads
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 ThreadPool::ThreadPool(int threads) : impl_(new Impl) {
-    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = size_for(threads);
     impl_->threads = threads;
     try {
         impl_->parts.reset(new Impl::Part[size_t(threads)]);

@@ -17,6 +17,8 @@ public:
     ThreadPool &operator=(const ThreadPool &) = delete;
 
     int size() const noexcept;  // total threads including the caller
+    // The size of a pool made with `threads`: the number of cores for threads <= 0.
+    static int size_for(int threads) noexcept;
     // Idle workers poll for the next job for a short while before they sleep; this sends them to
     // sleep now. Called before handing work to another library's threads (OpenBLAS), which
     // would otherwise share the cores with polling workers.

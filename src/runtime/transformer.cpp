@@ -35,15 +35,22 @@ uint64_t Transformer::next_draw() {
 
 void Transformer::set_threads(int threads) {
     if (threads < 0) throw invalid_argument("thread count ", threads, " is negative");
-    auto pool = std::make_shared<ThreadPool>(threads);
+    std::shared_ptr<ThreadPool> old;
     std::lock_guard<std::mutex> lock(pool_mutex_);
-    pool_.swap(pool);
-    // `pool` now holds the old pool: unless a run still uses it, its workers are joined when it
+    threads_ = ThreadPool::size_for(threads);
+    pool_.swap(old);
+    // `old` now holds the old pool: unless a run still uses it, its workers are joined when it
     // goes, after the lock is released (locals are destroyed in reverse order).
+}
+
+int Transformer::threads() const {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    return threads_;
 }
 
 std::shared_ptr<ThreadPool> Transformer::pool_for_run() const {
     std::lock_guard<std::mutex> lock(pool_mutex_);
+    if (!pool_) pool_ = std::make_shared<ThreadPool>(threads_);
     return pool_;
 }
 

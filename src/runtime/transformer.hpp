@@ -27,7 +27,10 @@ public:
 
     // A run already under way keeps the pool it started with (pool_for_run()).
     void set_threads(int threads);
-    int threads() const { return pool_for_run()->size(); }
+    int threads() const;
+    // The pool of threads() threads, its workers started by the first run that asks for it: a
+    // host that makes a transformer and then sets its thread count (or runs only on the calling
+    // thread) never starts threads it does not use.
     std::shared_ptr<ThreadPool> pool_for_run() const;
 
     // Held for the whole of a run that uses persistent tensors, and while a value is read or
@@ -97,8 +100,9 @@ private:
     Tensor initialize(const PersistentSpec &spec);
     Entry &entry(const PersistentSpec &spec);  // the tensor's entry, created as value() says
 
-    std::shared_ptr<ThreadPool> pool_;
-    mutable std::mutex pool_mutex_;       // guards pool_ (the pointer; the pool guards itself)
+    int threads_ = 1;                           // guarded by pool_mutex_
+    mutable std::shared_ptr<ThreadPool> pool_;  // guarded by pool_mutex_; none until a run
+    mutable std::mutex pool_mutex_;             // (the pool guards itself)
     std::optional<Allocator> allocator_;  // guarded by allocator_mutex_
     mutable std::mutex allocator_mutex_;
     // Whether allocator_ is set: every run asks, and most transformers have none, so those skip
