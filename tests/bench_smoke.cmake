@@ -6,6 +6,8 @@
 #   size mismatch or nanograph's wrong result fails them.
 # - bench_goals: bench/goals.py's verdicts on made-up runs, each goal at its line and just past it.
 # - bench_peak_against: bench/peak_against.py's comparison of two made-up builds' peaks.
+# - bench_hot_functions: bench/hot_functions.py's reading of a made-up callgrind file and its
+#   order of made-up functions.
 # - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
 #   PyTorch in one process on every workload at small sizes and checks each library's result.
 # - bench_bindings_call_smoke, bench_bindings_run_cost_smoke: the scripts that measure the Python
@@ -41,8 +43,10 @@ if(NG_BUILD_BENCH)
     add_test(NAME bench_goals COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_goals.py)
     add_test(NAME bench_peak_against
              COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_peak_against.py)
-    set_tests_properties(bench_goals bench_peak_against PROPERTIES LABELS "bench;novalgrind"
-                         TIMEOUT 60)
+    add_test(NAME bench_hot_functions
+             COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_hot_functions.py)
+    set_tests_properties(bench_goals bench_peak_against bench_hot_functions
+                         PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
     execute_process(COMMAND ${NG_SYSTEM_PYTHON} -c "import numpy, torch"
                     RESULT_VARIABLE ng_bench_peers_missing OUTPUT_QUIET ERROR_QUIET)
     if(ng_bench_peers_missing EQUAL 0)

@@ -8,7 +8,7 @@ set_target_properties(failmalloc PROPERTIES C_VISIBILITY_PRESET hidden)
 
 add_executable(test_fault_injection ${CMAKE_CURRENT_SOURCE_DIR}/faultinject/test_fault_injection.c)
 target_link_libraries(test_fault_injection PRIVATE nanograph cmocka::cmocka ng::dlpack
-                      ${CMAKE_DL_LIBS})
+                      ${CMAKE_DL_LIBS} m)
 add_test(NAME test_fault_injection COMMAND test_fault_injection)
 set_tests_properties(test_fault_injection PROPERTIES
   ENVIRONMENT "LD_PRELOAD=$<TARGET_FILE:failmalloc>;OPENBLAS_NUM_THREADS=1"
