@@ -5,10 +5,15 @@
 # GCC 12's own avx512fintrin.h reads _mm512_undefined_*() values that it leaves uninitialised on
 # purpose, which -Wmaybe-uninitialized reports inside xsimd's calls (and -Wuninitialized too, when
 # ThreadSanitizer's instrumentation changes what is inlined): silenced for those files only.
+#
+# Their functions start on 64-byte boundaries: a kernel's loops then sit the same way against the
+# CPU's fetch blocks whatever code the linker places before them (cmake/HotFunctions.cmake moves
+# functions around). Without it, softmax at one thread ran 3% slower after a change of layout
+# alone (Intel Xeon with AVX-512).
 foreach(src IN LISTS NG_SOURCES)
   if(src MATCHES "_avx512\\.cpp$")
-    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512cd;-mavx512bw;-mavx512dq;-mavx2;-mfma;-Wno-maybe-uninitialized;-Wno-uninitialized")
+    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512cd;-mavx512bw;-mavx512dq;-mavx2;-mfma;-falign-functions=64;-Wno-maybe-uninitialized;-Wno-uninitialized")
   elseif(src MATCHES "_avx2\\.cpp$")
-    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma")
+    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma;-falign-functions=64")
   endif()
 endforeach()
