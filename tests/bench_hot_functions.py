@@ -4,7 +4,11 @@ and the order the linker gets (outside the per-instruction-set kernels first, th
 AVX2 and SSE2 kernels, each kernel listed for all three; more processes first, then by name).
 Nothing is run under valgrind.
 
-    python3 tests/bench_hot_functions.py
+Given a built library, also checks that cmake/hot-functions.txt has not gone stale: at least 90%
+of the functions it lists are in the library (all of them in a Release build when the list is
+fresh; a Debug build keeps some functions inline).
+
+    python3 tests/bench_hot_functions.py [LIBRARY]
 """
 import os
 import sys
@@ -68,6 +72,17 @@ RUNS = [{"run", "compile", "k512", "missing"}, {"run", "j1"}, {"run", "compile"}
 expect("hot_order", hot_functions.hot_order(RUNS, SYMBOLS),
        ["run", "compile", "j512", "k512", "k2", "j1", "k1"])
 expect("hot_order of nothing", hot_functions.hot_order([], SYMBOLS), [])
+
+if len(sys.argv) > 1:
+    listed = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                           "cmake", "hot-functions.txt"))
+    with open(listed, encoding="utf-8") as f:
+        names = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    in_library = hot_functions.library_symbols(sys.argv[1])
+    present = sum(name in in_library for name in names)
+    print(f"{present} of the {len(names)} functions in {listed} are in {sys.argv[1]}")
+    if not names or present < 0.9 * len(names):
+        failures.append("cmake/hot-functions.txt is stale: run bench/hot_functions.py BUILD_DIR")
 
 for failure in failures:
     print("FAIL:", failure)

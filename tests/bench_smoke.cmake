@@ -7,7 +7,7 @@
 # - bench_goals: bench/goals.py's verdicts on made-up runs, each goal at its line and just past it.
 # - bench_peak_against: bench/peak_against.py's comparison of two made-up builds' peaks.
 # - bench_hot_functions: bench/hot_functions.py's reading of a made-up callgrind file and its
-#   order of made-up functions.
+#   order of made-up functions, and cmake/hot-functions.txt against the built library.
 # - bench_paired_smoke: bench/run_paired.py runs nanograph (through the Python binding), NumPy and
 #   PyTorch in one process on every workload at small sizes and checks each library's result.
 # - bench_bindings_call_smoke, bench_bindings_run_cost_smoke: the scripts that measure the Python
@@ -44,7 +44,8 @@ if(NG_BUILD_BENCH)
     add_test(NAME bench_peak_against
              COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_peak_against.py)
     add_test(NAME bench_hot_functions
-             COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_hot_functions.py)
+             COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_hot_functions.py
+                     $<TARGET_FILE:nanograph>)
     set_tests_properties(bench_goals bench_peak_against bench_hot_functions
                          PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
     execute_process(COMMAND ${NG_SYSTEM_PYTHON} -c "import numpy, torch"
