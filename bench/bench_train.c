@@ -459,7 +459,8 @@ static int usage(FILE *to, int status) {
         to,
         "usage: bench_train [--threads N] [--quick] [--only NAME] [--data-dir DIR] [--onnx-dir "
         "DIR]\n"
-        "  --threads N    threads of the transformer and of OpenBLAS (default 2)\n"
+        "  --threads N    threads of the transformer (default 2); OpenBLAS takes its own count\n"
+        "                 from OPENBLAS_NUM_THREADS, which bench/run.sh sets to N\n"
         "  --quick        tiny networks and few steps: a smoke test, not a measurement\n"
         "  --only NAME    run one workload: sgd_step, adam_epoch, mlp_infer_b128, mlp_infer_b1\n"
         "  --data-dir DIR where the Fashion-MNIST *-ubyte.gz files are (default " FASHION_DIR

@@ -244,7 +244,8 @@ static int run_in_child(const bench_workload_t *w, const options_t *opt) {
 static int usage(FILE *to, int status) {
     fprintf(to,
             "usage: bench_transformer [--threads N] [--quick] [--only NAME]\n"
-            "  --threads N  threads of the transformer and of OpenBLAS (default 2)\n"
+            "  --threads N  threads of the transformer (default 2); OpenBLAS takes its own count\n"
+            "               from OPENBLAS_NUM_THREADS, which bench/run.sh sets to N\n"
             "  --quick      small sizes and few repetitions: a smoke test, not a measurement\n"
             "  --only NAME  run one workload:");
     for (size_t i = 0; i < bench_num_workloads; ++i) fprintf(to, " %s", bench_workloads[i].name);
