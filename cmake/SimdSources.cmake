@@ -18,5 +18,7 @@ foreach(src IN LISTS NG_SOURCES)
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${ng_avx512_options}")
   elseif(src MATCHES "_avx2\\.cpp$")
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${ng_avx2_options}")
+  elseif(src MATCHES "_sse2\\.cpp$")  # x86-64's baseline: no instruction-set flags
+    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS -falign-functions=64)
   endif()
 endforeach()
