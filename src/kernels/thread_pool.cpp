@@ -77,6 +77,7 @@ struct ThreadPool::Impl {
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generation{0};
     std::atomic<uint64_t> rests{0};  // bumped by rest_workers(): polling workers sleep
+    std::atomic<uint64_t> rests_at_last_job{0};  // `rests` when the last job was handed out
     int helpers_wanted = 0, helpers_joined = 0;
     // Written under mutex; atomic so that the caller can wait for it without it (wait_for_helpers).
     std::atomic<int> helpers_left{0};
@@ -232,6 +233,11 @@ void ThreadPool::rest_workers() noexcept {
     impl_->rests.fetch_add(1, std::memory_order_relaxed);
 }
 
+bool ThreadPool::workers_resting() const noexcept {
+    return impl_->rests.load(std::memory_order_relaxed) !=
+           impl_->rests_at_last_job.load(std::memory_order_relaxed);
+}
+
 void ThreadPool::parallel_for(int64_t n, int64_t grain,
                               const std::function<void(int64_t, int64_t)> &body) {
     if (n <= 0) return;
@@ -258,6 +264,8 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
         p.helpers_wanted = parts - 1;
         p.helpers_joined = 0;
         p.helpers_left.store(0, std::memory_order_relaxed);
+        p.rests_at_last_job.store(p.rests.load(std::memory_order_relaxed),
+                                  std::memory_order_relaxed);
         ++p.generation;
     }
     p.wake.notify_all();

@@ -23,6 +23,9 @@ public:
     // sleep now. Called before handing work to another library's threads (OpenBLAS), which
     // would otherwise share the cores with polling workers.
     void rest_workers() noexcept;
+    // Whether rest_workers() was called after the last job was handed out: the workers are
+    // asleep (or on their way), and the next job pays to wake them.
+    bool workers_resting() const noexcept;
     // Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` long
     // (except when n itself is shorter). Each thread starts on a home part of [0, n) that
     // depends only on n, the grain and the pool's size (the caller's starts at 0), so that a loop

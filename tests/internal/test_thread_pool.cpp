@@ -1,9 +1,11 @@
 // ThreadPool: coverage of [0, n) exactly once in chunks of at least `grain`, each thread starting
 // on its home part, inline execution for small loops, nested calls and single-thread pools,
-// exceptions rethrown on the caller, and workers joined by the destructor.
+// exceptions rethrown on the caller, workers joined by the destructor, and resting workers
+// woken only for large loops.
 #include <chrono>
 #include <map>
 
+#include "kernels/parallel.hpp"
 #include "test_kernels_support.hpp"
 
 namespace {
@@ -141,6 +143,52 @@ void test_concurrent_callers_and_destruction(void **) {
     }  // each destructor joins its workers; ASan/TSan-free exit proves none outlives the pool
 }
 
+// workers_resting: set by rest_workers(), cleared by the next job handed out (not by a loop that
+// runs on the caller alone, which wakes no one).
+void test_workers_resting_until_the_next_job(void **) {
+    ng::ThreadPool pool(2);
+    assert_false(pool.workers_resting());
+    pool.rest_workers();
+    assert_true(pool.workers_resting());
+    run_and_check(pool, 1, 1);  // one part: inline
+    assert_true(pool.workers_resting());
+    run_and_check(pool, 1000, 1);
+    assert_false(pool.workers_resting());
+}
+
+// The number of chunks for_items hands its body for `items` items of `per_item` elements each.
+size_t chunks_of(ng::ThreadPool &pool, int64_t items, int64_t per_item) {
+    std::mutex mutex;
+    size_t chunks = 0;
+    int64_t covered = 0;
+    ng::kernels::for_items(&pool, items, per_item, [&](int64_t begin, int64_t end) {
+        std::lock_guard<std::mutex> lock(mutex);
+        ++chunks;
+        covered += end - begin;
+    });
+    assert_int_equal(covered, items);
+    return chunks;
+}
+
+// Resting workers are woken for at least kWakeMinElements elements; awake ones for
+// kParallelMinElements. One chunk means the caller ran the whole loop.
+void test_for_items_wakes_resting_workers_only_for_large_loops(void **) {
+    using ng::kernels::kParallelMinElements;
+    using ng::kernels::kWakeMinElements;
+    static_assert(kWakeMinElements > kParallelMinElements, "waking costs more than handing out");
+    ng::ThreadPool pool(2);
+    const int64_t per_item = 1024;
+    const int64_t layer = kParallelMinElements / per_item, large = kWakeMinElements / per_item;
+    assert_true(chunks_of(pool, layer, per_item) > 1);  // workers awake: split
+    pool.rest_workers();
+    assert_int_equal(chunks_of(pool, layer, per_item), 1);  // resting: on the caller
+    assert_int_equal(chunks_of(pool, large - 1, per_item), 1);
+    assert_true(pool.workers_resting());
+    assert_true(chunks_of(pool, large, per_item) > 1);  // large enough to wake them
+    assert_false(pool.workers_resting());
+    assert_true(chunks_of(pool, layer, per_item) > 1);
+}
+
 }  // namespace
 
 int main() {
@@ -151,6 +199,8 @@ int main() {
         cmocka_unit_test(test_threads_start_on_their_home_parts),
         cmocka_unit_test(test_exception_rethrown_on_caller),
         cmocka_unit_test(test_concurrent_callers_and_destruction),
+        cmocka_unit_test(test_workers_resting_until_the_next_job),
+        cmocka_unit_test(test_for_items_wakes_resting_workers_only_for_large_loops),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
