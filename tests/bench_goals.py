@@ -1,6 +1,7 @@
 """bench/goals.py on made-up runs: each goal met exactly at its line and missed just past it, the
 rounds that met a goal counted, a peer taken at its fastest thread count, the training records
-read from FILE.train, several runs summed up, and unreadable files refused. No library is timed.
+read from FILE.train, the SGD step set against its GEMMs round by round, several runs summed up,
+and unreadable files refused. No library is timed.
 
     python3 tests/bench_goals.py
 """
@@ -111,6 +112,20 @@ check(verdict_of(out, "`matmul` within 3% of raw OpenBLAS (best against best)")[
 check(verdict_of(out, "a run's fixed cost (`tiny_add`)")[0] == "MISSED", "0.151 us a run")
 check(verdict_of(out, "`sum_axis0` peak memory")[0] == "MISSED", "0.01 MiB above the first day")
 check("Missed: `sum_axis0` at 80% of its bound (-0.0 points)" in out, "the missed goals are listed")
+
+# The step with per-round figures: each round's step against that round's GEMMs. At 1.3 times in
+# every round it is met, though the median step (26 ms) is 2.6 times the best GEMMs (10 ms).
+records, train = run_records([81.0, 81.0, 81.0])
+train[1].update(ms=26.0, round_ms=[13.0, 26.0, 52.0], bound_ms_rounds=[10.0, 20.0, 40.0])
+status, out, err = goals((records, train))
+check(verdict_of(out, "the SGD step within 1.3 times its raw GEMM time") == ("met", "3 of 3"),
+      f"1.3 times in each round is met:\n{out}")
+check("1.30 times (rounds 1.30 to 1.30)" in out, "the rounds' ratios are shown")
+# Rounds at 1.31, 1.2 and 1.4 times: the median, 1.31, is missed; one round met the line.
+train[1].update(round_ms=[13.1, 12.0, 14.0], bound_ms_rounds=[10.0, 10.0, 10.0])
+status, out, err = goals((records, train))
+check(verdict_of(out, "the SGD step within 1.3 times its raw GEMM time") == ("MISSED", "1 of 3"),
+      f"a median round of 1.31 times is missed:\n{out}")
 
 # Two runs: the summary counts the runs that met each goal.
 status, out, err = goals(run_records([81.0, 81.0, 81.0]), run_records([70.0, 75.0, 90.0]))
