@@ -59,6 +59,7 @@ void panel_block(const PanelProduct &p, int64_t row) {
     using B = xsimd::batch<float, Arch>;
     constexpr int32_t W = int32_t(B::size);
     constexpr int64_t kPanelStep = 2 * W;  // floats per row of the panel
+    constexpr int64_t kFloatsPerLine = 64 / sizeof(float);
     B sum[Rows][Vectors];
     for (int r = 0; r < Rows; ++r)
         for (int v = 0; v < Vectors; ++v) sum[r][v] = B(0.0f);
@@ -74,6 +75,12 @@ void panel_block(const PanelProduct &p, int64_t row) {
     for (int64_t d = 0; d < p.depth; ++d, panel += kPanelStep) {
         B column[Vectors];
         for (int v = 0; v < Vectors; ++v) column[v] = B::load_aligned(panel + v * W);
+        // The panel comes from the second-level cache (100 KiB for a depth of 784), and an Intel
+        // core's own prefetchers left the loop waiting on these loads; fetching eight rows ahead
+        // brought batch-128 inference of a 784-512-256-10 network at one thread from a median
+        // of 0.81-0.84 ms to 0.75-0.79 (AVX-512 Xeon under KVM, nine processes each, in turn).
+        for (int64_t line = 0; line < kPanelStep; line += kFloatsPerLine)
+            __builtin_prefetch(panel + 8 * kPanelStep + line);
 #pragma GCC unroll 16
         for (int r = 0; r < Rows; ++r) {
             const B element(base[r / 3][(r % 3) * row_step]);
