@@ -16,6 +16,16 @@ constexpr int panel_block_rows() {
     return std::is_same_v<Arch, xsimd::avx512f> ? 12 : 6;
 }
 
+// Whether panel_block fetches the panel eight rows ahead. An AVX-512 panel (two lines a row,
+// 100 KiB for a depth of 784) comes from the second-level cache, and an Intel core's own
+// prefetchers left the loop waiting on its loads: fetching ahead brought batch-128 inference of a
+// 784-512-256-10 network at one thread from a median of 0.81-0.84 ms to 0.75-0.79 (AVX-512 Xeon
+// under KVM, nine processes each, in turn). An AVX2 panel has half the lines, and the same
+// inference with the AVX2 table on that core took more time with the fetches than without in 11
+// of 12 pairs of processes (medians 1.23-1.31 ms against 1.19-1.30).
+template <class Arch>
+constexpr bool kPrefetchPanel = std::is_same_v<Arch, xsimd::avx512f>;
+
 template <class Arch>
 constexpr int32_t panel_width() {
     return int32_t(2 * xsimd::batch<float, Arch>::size);
@@ -75,12 +85,9 @@ void panel_block(const PanelProduct &p, int64_t row) {
     for (int64_t d = 0; d < p.depth; ++d, panel += kPanelStep) {
         B column[Vectors];
         for (int v = 0; v < Vectors; ++v) column[v] = B::load_aligned(panel + v * W);
-        // The panel comes from the second-level cache (100 KiB for a depth of 784), and an Intel
-        // core's own prefetchers left the loop waiting on these loads; fetching eight rows ahead
-        // brought batch-128 inference of a 784-512-256-10 network at one thread from a median
-        // of 0.81-0.84 ms to 0.75-0.79 (AVX-512 Xeon under KVM, nine processes each, in turn).
-        for (int64_t line = 0; line < kPanelStep; line += kFloatsPerLine)
-            __builtin_prefetch(panel + 8 * kPanelStep + line);
+        if constexpr (kPrefetchPanel<Arch>)
+            for (int64_t line = 0; line < kPanelStep; line += kFloatsPerLine)
+                __builtin_prefetch(panel + 8 * kPanelStep + line);
 #pragma GCC unroll 16
         for (int r = 0; r < Rows; ++r) {
             const B element(base[r / 3][(r % 3) * row_step]);
