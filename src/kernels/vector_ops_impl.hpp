@@ -540,10 +540,11 @@ struct PairwiseBlocks {
 // a row read later (n values of T), fetched into the cache one line per line of x; with it,
 // `fetch_out`: null or the row written next, fetched for writing. along(i) runs once for each
 // whole vector [i, i + W) of the row, in order, in the same loop: another row's work at the same
-// positions (softmax_rows_pipelined's last pass over the row before).
-template <class Arch, class T, RowExp Kind, class Along>
-inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *fetch_out,
-                     Along along) {
+// positions (softmax_rows_pipelined's last pass over the row before). kStores: whether e is set,
+// known when the loop is compiled (see row_exp_sum below).
+template <class Arch, class T, RowExp Kind, bool kStores, class Along>
+inline T row_exp_sum_storing(const T *x, int64_t n, T m, T *e, const T *fetch, const T *fetch_out,
+                             Along along) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
     constexpr int64_t kSumBlock = 256;
@@ -564,7 +565,7 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *
             B v1 = row_exp<Arch, T, Kind>(B::load_unaligned(x + j + W) - shift);
             along(j);
             along(j + W);
-            if (e) {
+            if constexpr (kStores) {
                 v0.store_unaligned(e + j);
                 v1.store_unaligned(e + j + W);
             }
@@ -585,7 +586,7 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *
         for (; i + W <= n; i += W) {
             B v = row_exp<Arch, T, Kind>(B::load_unaligned(x + i) - shift);
             along(i);
-            if (e) v.store_unaligned(e + i);
+            if constexpr (kStores) v.store_unaligned(e + i);
             s += v;
         }
         if (i < n) {
@@ -593,7 +594,7 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *
             for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : m;
             row_exp<Arch, T, Kind>(B::load_aligned(tail) - shift).store_aligned(tail);
             for (int64_t j = n - i; j < W; ++j) tail[j] = T(0);
-            if (e)
+            if constexpr (kStores)
                 for (int64_t j = 0; i + j < n; ++j) e[i + j] = tail[j];
             s += B::load_aligned(tail);
         }
@@ -605,6 +606,16 @@ inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *
     for (int64_t width = W / 2; width >= 1; width /= 2)
         for (int64_t j = 0; j < width; ++j) lanes[j] = lanes[j] + lanes[j + width];
     return lanes[0];
+}
+
+// row_exp_sum_storing with kStores set from e: a test of e in the loop made a softmax of 128 rows
+// of 1024 floats in the cache at one thread take 3.7% more time (AVX-512 Xeon under KVM, best of
+// 20 passes, three processes each in turn).
+template <class Arch, class T, RowExp Kind, class Along>
+inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *fetch_out,
+                     Along along) {
+    if (e) return row_exp_sum_storing<Arch, T, Kind, true>(x, n, m, e, fetch, fetch_out, along);
+    return row_exp_sum_storing<Arch, T, Kind, false>(x, n, m, e, fetch, fetch_out, along);
 }
 
 // row_exp_sum over a row with the given range: most rows (a network's logits) lie within the
