@@ -610,7 +610,7 @@ inline T row_exp_sum_storing(const T *x, int64_t n, T m, T *e, const T *fetch, c
 
 // row_exp_sum_storing with kStores set from e: a test of e in the loop made a softmax of 128 rows
 // of 1024 floats in the cache at one thread take 3.7% more time (AVX-512 Xeon under KVM, best of
-// 20 passes, three processes each in turn).
+// 20 means of 200 runs, three processes each in turn).
 template <class Arch, class T, RowExp Kind, class Along>
 inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *fetch_out,
                      Along along) {
@@ -811,8 +811,9 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
         // rather than being tested in it. Taken by reference, the row's pointers, its reciprocal
         // and that test were reloaded from the stack for every vector with the AVX-512 table: a
         // softmax of 128 rows of 1024 floats in the cache at one thread took 26.8 to 27.8 us, now
-        // 22.1 to 22.8 (best of 20 passes, four processes each in turn; Xeon under KVM), and of
-        // 4096 such rows 0.91 to 0.95 of the time (bench_ab, four processes, both orders).
+        // 22.1 to 22.8 (best of 20 means of 200 runs, four processes each in turn; Xeon under
+        // KVM), and of 4096 such rows 0.91 to 0.95 of the time (bench_ab, four processes, both
+        // orders).
         const int64_t lead = stream && !aligned ? to_line : 0;
         const auto last_pass = [&, yr, n](auto vector_at, auto value_at) {
             const auto one = [yr, value_at](int64_t i) { yr[i] = value_at(i); };
