@@ -609,8 +609,8 @@ inline T row_exp_sum_storing(const T *x, int64_t n, T m, T *e, const T *fetch, c
 }
 
 // row_exp_sum_storing with kStores set from e: a test of e in the loop made a softmax of 128 rows
-// of 1024 floats in the cache at one thread take 3.7% more time (AVX-512 Xeon under KVM, best of
-// 20 means of 200 runs, three processes each in turn).
+// of 1024 floats in the cache at one thread take 3 to 5% more time (AVX-512 Xeon under KVM, best
+// of 20 means of 200 runs, three processes each in turn).
 template <class Arch, class T, RowExp Kind, class Along>
 inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *fetch_out,
                      Along along) {
