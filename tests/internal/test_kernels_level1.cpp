@@ -856,7 +856,8 @@ void test_softmax_exponential_accuracy(void **) {
 }
 
 // Float softmax rows with values far below their max, among ordinary rows, stored and streamed
-// (streamed rows are pipelined on AVX-512), softmax and log-softmax, against softmax in double.
+// (streamed rows are pipelined on AVX-512 and AVX2), softmax and log-softmax, against softmax in
+// double.
 // - Values 86 to 105 below the max (rows 0 and 4): softmax's shares are subnormal or 0. On
 //   AVX-512, where every row takes the narrow exponential with 2^k applied by vscalefps, they lie
 //   within 2^-148 of the double's (two roundings of a subnormal); elsewhere within the smallest
@@ -1179,8 +1180,8 @@ void test_softmax_rows_mixed(void **) {
 // aligned to a vector and not (a stride of n + 5), rows short and long, up to and past the
 // longest streamed row (16 KiB), in place and not, rows overlapping in place, nothing written
 // outside the rows. Rows of up to 8 KiB a whole number of lines apart with a gap between them (a
-// stride of n rounded up to 16 values, plus 16) take the AVX-512 table's pipelined path whatever
-// n's tail; one row and three.
+// stride of n rounded up to 16 values, plus 16) take the pipelined path of the AVX-512 and AVX2
+// tables whatever n's tail; one row and three.
 void test_softmax_rows_streamed(void **) {
     for (auto *t : kt::tables())
         for (DType dt : {NG_FLOAT32, NG_FLOAT64})
