@@ -64,10 +64,4 @@ Tensor Tensor::wrap(DType dt, const Dims &shape, const Dims &strides, void *data
     return result;
 }
 
-void *Tensor::data() const {
-    if (!storage_ || storage_->data() == nullptr) return nullptr;
-    return static_cast<char *>(storage_->data()) +
-           layout_.offset * static_cast<int64_t>(element_size());
-}
-
 }  // namespace ng

@@ -54,9 +54,13 @@ bool bool_allowed(ReduceFn f) {
     return f != ReduceFn::Sum;
 }
 
+void check_length(const char *kernel, int64_t n) {
+    if (n < 0) throw invalid_argument(kernel, ": negative length ", n);
+}
+
 void check_common(const char *kernel, DType dt, int64_t n) {
     check_dtype(dt, kernel);
-    if (n < 0) throw invalid_argument(kernel, ": negative length ", n);
+    check_length(kernel, n);
 }
 
 void check_step(const char *kernel, int step) {
@@ -77,20 +81,35 @@ const VectorTable &vector_table() {
     return table;
 }
 
-void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
-    check_common("unary", dt, n);
+void check_unary(UnaryFn f, DType dt) {
+    check_dtype(dt, "unary");
     check_fn(f);
     if (is_float_only(f) && !dtype_is_float(dt))
         throw dtype_error("unary ", fn_name(f), " needs float32 or float64, not ", dtype_name(dt));
     check_bool("unary", f, dt);
+}
+
+void check_binary(BinaryFn f, DType dt) {
+    check_dtype(dt, "binary");
+    check_fn(f);
+    check_bool("binary", f, dt);
+}
+
+void check_compare(CompareFn f, DType dt) {
+    check_dtype(dt, "compare");
+    check_fn(f);
+}
+
+void unary(UnaryFn f, DType dt, int64_t n, const void *x, void *out) {
+    check_unary(f, dt);
+    check_length("unary", n);
     vector_table().unary(f, dt, n, x, out);
 }
 
 void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
             void *out) {
-    check_common("binary", dt, n);
-    check_fn(f);
-    check_bool("binary", f, dt);
+    check_binary(f, dt);
+    check_length("binary", n);
     check_step("binary", a_step);
     check_step("binary", b_step);
     vector_table().binary(f, dt, n, a, a_step, b, b_step, out);
@@ -98,8 +117,8 @@ void binary(BinaryFn f, DType dt, int64_t n, const void *a, int a_step, const vo
 
 void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const void *b, int b_step,
              uint8_t *out) {
-    check_common("compare", dt, n);
-    check_fn(f);
+    check_compare(f, dt);
+    check_length("compare", n);
     check_step("compare", a_step);
     check_step("compare", b_step);
     vector_table().compare(f, dt, n, a, a_step, b, b_step, out);

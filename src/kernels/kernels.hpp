@@ -62,6 +62,11 @@ void compare(CompareFn f, DType dt, int64_t n, const void *a, int a_step, const 
 void select(DType dt, int64_t n, const uint8_t *cond, const void *a, int a_step, const void *b,
             int b_step, void *out);
 void cast(DType from, DType to, int64_t n, const void *x, void *out);
+// What unary, binary and compare refuse of a function and dtype, for callers that check an
+// instruction once and then call the vector table for each of its tiles (TileProgram).
+void check_unary(UnaryFn f, DType dt);
+void check_binary(BinaryFn f, DType dt);
+void check_compare(CompareFn f, DType dt);
 // *result = f over x[0..n) (n may be 0: the identity of f). Float sums use several accumulators.
 void reduce_all(ReduceFn f, DType dt, int64_t n, const void *x, void *result);
 // out[r * out_stride] = f over row r, for `rows` rows of n contiguous values, row r at

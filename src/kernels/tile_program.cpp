@@ -43,11 +43,24 @@ size_t header_bytes(size_t registers) {
 }
 
 // n values of `src` (one repeated when src_step is 0) into dst.
-void copy_values(DType dt, int64_t n, const void *src, int src_step, void *dst) {
+void copy_values(const VectorTable &table, DType dt, int64_t n, const void *src, int src_step,
+                 void *dst) {
     if (src_step)
-        unary(UnaryFn::Copy, dt, n, src, dst);
+        table.unary(UnaryFn::Copy, dt, n, src, dst);
     else
         broadcast(dtype_size(dt), n, src, dst, 1);
+}
+
+// What the level-1 entry points would refuse of an instruction's function and dtype, checked
+// once here: run() calls the vector table directly, since a tile of a short row is a few values.
+void check_function(const Instruction &ins) {
+    switch (ins.type) {
+    case Type::Unary: check_unary(static_cast<UnaryFn>(ins.fn), ins.dtype); break;
+    case Type::Binary: check_binary(static_cast<BinaryFn>(ins.fn), ins.dtype); break;
+    case Type::Compare: check_compare(static_cast<CompareFn>(ins.fn), ins.dtype); break;
+    case Type::Cast:  // cast() checks its dtypes at each call
+    case Type::Select: break;
+    }
 }
 
 }  // namespace
@@ -100,6 +113,7 @@ void TileProgram::prepare(const char *driver, const Program &p,
         }
         dtypes_[r] = produced_dtype(ins);
         check_dtype(dtypes_[r], driver);
+        check_function(ins);
         steps_[r] = step;
     }
     result_direct_ =
@@ -158,15 +172,16 @@ TileValues TileProgram::run(void *scratch, int64_t len, const char *const *input
     auto destination = [&](int32_t r) -> void * {
         return slots_[r] >= 0 ? slot_base + slots_[r] * kSlotBytes : out;
     };
+    const VectorTable &table = vector_table();
 
     if (use_chain_) {
         void *dst = destination(result_);
         const std::vector<ChainStep> &code = chain_.code();
         // The compiler's steps are valid by construction: the table directly, without
         // run_chain's per-call checks (a tile of a short row is a few values).
-        vector_table().chain(dtypes_[result_], len, code.data(), static_cast<int32_t>(code.size()),
-                             reinterpret_cast<const void *const *>(inputs), steps_.data(), count,
-                             chain_.leaves(), dst, stream_out && dst == out);
+        table.chain(dtypes_[result_], len, code.data(), static_cast<int32_t>(code.size()),
+                    reinterpret_cast<const void *const *>(inputs), steps_.data(), count,
+                    chain_.leaves(), dst, stream_out && dst == out);
         return TileValues{dst, 1};
     }
     for (int32_t i = 0; i < count; ++i) {
@@ -186,24 +201,24 @@ TileValues TileProgram::run(void *scratch, int64_t len, const char *const *input
         const void *a = values[ins.src[0]];
         int a_step = steps_[ins.src[0]];
         switch (ins.type) {
-        case Type::Unary: unary(static_cast<UnaryFn>(ins.fn), ins.dtype, n, a, dst); break;
+        case Type::Unary: table.unary(static_cast<UnaryFn>(ins.fn), ins.dtype, n, a, dst); break;
         case Type::Cast: cast(ins.dtype, ins.to, n, a, dst); break;
         case Type::Binary:
-            binary(static_cast<BinaryFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]],
-                   steps_[ins.src[1]], dst);
+            table.binary(static_cast<BinaryFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]],
+                         steps_[ins.src[1]], dst);
             break;
         case Type::Compare:
-            compare(static_cast<CompareFn>(ins.fn), ins.dtype, n, a, a_step, values[ins.src[1]],
-                    steps_[ins.src[1]], static_cast<uint8_t *>(dst));
+            table.compare(static_cast<CompareFn>(ins.fn), ins.dtype, n, a, a_step,
+                          values[ins.src[1]], steps_[ins.src[1]], static_cast<uint8_t *>(dst));
             break;
         case Type::Select: {
             int32_t t = ins.src[1], f = ins.src[2];
             if (a_step) {
-                select(ins.dtype, n, static_cast<const uint8_t *>(a), values[t], steps_[t],
-                       values[f], steps_[f], dst);
+                table.select(ins.dtype, n, static_cast<const uint8_t *>(a), values[t], steps_[t],
+                             values[f], steps_[f], dst);
             } else {  // one condition for the whole tile picks one operand
                 int32_t chosen = *static_cast<const uint8_t *>(a) ? t : f;
-                copy_values(ins.dtype, n, values[chosen], steps_[chosen], dst);
+                copy_values(table, ins.dtype, n, values[chosen], steps_[chosen], dst);
             }
             break;
         }

@@ -93,14 +93,34 @@ void Computation::compile() {
     recycled_.resize(plan_.results.size());  // the results keep their dtypes and shapes
     forwardable_.assign(plan_.results.size(), false);
     executor_ = std::make_unique<Executor>(plan_);
-    uses_persistent_ = false;
-    for (const Buffer &b : plan_.buffers) uses_persistent_ |= b.kind == Buffer::Kind::Persistent;
     // A run fetches the transformer's pool only when a kernel may split its work: a step, or
     // the copy of a result out of the arena.
     needs_pool_ = executor_->may_use_pool();
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         forwardable_[i] = is_forwardable_result(plan_, plan_.results[i]);
         needs_pool_ |= kernels::may_split(checked_numel(plan_.result_shapes[i], "result shape"));
+    }
+    // Arena offsets and constants do not change from run to run: their bases are set here. The
+    // versions of arena memory and parameters stay 0 (unknown: they change from run to run).
+    param_buffers_.clear();
+    persistent_buffers_.clear();
+    result_buffers_.clear();
+    char *arena = static_cast<char *>(arena_->data());
+    for (size_t b = 0; b < plan_.buffers.size(); ++b) {
+        const Buffer &buf = plan_.buffers[b];
+        switch (buf.kind) {
+        case Buffer::Kind::Arena: bases_[b] = arena + buf.arena_offset; break;
+        case Buffer::Kind::Constant:
+            bases_[b] = static_cast<char *>(buf.constant->data());
+            versions_[b] = 1;  // the plan's own data, never written
+            break;
+        case Buffer::Kind::Persistent: persistent_buffers_.push_back(b); break;
+        case Buffer::Kind::Param: param_buffers_.emplace_back(b, buf.param); break;
+        }
+    }
+    for (size_t i = 0; i < plan_.results.size(); ++i) {
+        const size_t b = plan_.results[i].buffer;
+        if (forwardable_[i]) result_buffers_.emplace_back(b, bases_[b]);
     }
 }
 
@@ -135,11 +155,13 @@ bool same_dims(const Dims &a, const Dims &b) {
 
 }  // namespace
 
-void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) const {
+bool Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) const {
+    bool restrided = false;
     for (size_t i = 0; i < param_info_.size(); ++i) {
         const ValueInfo &p = param_info_[i];
-        if (inputs[i]->dtype() != p.dtype || !same_dims(inputs[i]->shape(), p.axis_lengths))
-            refuse_input(i, p, *inputs[i]);
+        const Tensor &t = *inputs[i];
+        if (t.dtype() != p.dtype || !same_dims(t.shape(), p.axis_lengths)) refuse_input(i, p, t);
+        restrided |= !same_dims(t.strides(), param_strides_[i]);
     }
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         if (!outputs[i]) continue;
@@ -147,6 +169,7 @@ void Computation::validate(const Tensor *const *inputs, Tensor *const *outputs) 
             !same_dims(outputs[i]->shape(), plan_.result_shapes[i]))
             refuse_output(i, plan_.result_dtypes[i], plan_.result_shapes[i], *outputs[i]);
     }
+    return restrided;
 }
 
 namespace {
@@ -256,41 +279,27 @@ Tensor Computation::new_output(size_t i) {
 void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tensor *fresh) {
     // Runs that use persistent tensors of one transformer never overlap (Transformer::lock_values).
     std::unique_lock<std::recursive_mutex> values;
-    if (uses_persistent_) values = transformer_->lock_values();
+    if (!persistent_buffers_.empty()) values = transformer_->lock_values();
     std::shared_ptr<ThreadPool> pool;
     if (needs_pool_) pool = transformer_->pool_for_run();
     const AllocatorScope scope = transformer_->allocator_scope();  // outputs, values, new arena
     // The computation's kernel scratch serves this thread for the whole run, copies included.
     kernels::ScratchScope scratch(scratch_);
-    validate(inputs, outputs);
-    // Inputs with other strides than the plan was made for: plan again (kept for later runs).
-    bool restrided = false;
-    for (size_t i = 0; i < param_info_.size(); ++i) {
-        if (same_dims(inputs[i]->strides(), param_strides_[i])) continue;
-        param_strides_[i].assign(inputs[i]->strides().begin(), inputs[i]->strides().end());
-        restrided = true;
+    if (validate(inputs, outputs)) {
+        // Inputs with other strides than the plan was made for: plan again (kept for later runs).
+        for (size_t i = 0; i < param_info_.size(); ++i)
+            param_strides_[i].assign(inputs[i]->strides().begin(), inputs[i]->strides().end());
+        compile();
     }
-    if (restrided) compile();
-    char *arena = static_cast<char *>(arena_->data());
-    for (size_t b = 0; b < plan_.buffers.size(); ++b) {
-        const Buffer &buf = plan_.buffers[b];
-        versions_[b] = 0;  // unknown: arena memory and parameters change from run to run
-        switch (buf.kind) {
-        case Buffer::Kind::Arena: bases_[b] = arena + buf.arena_offset; break;
-        case Buffer::Kind::Constant:
-            bases_[b] = static_cast<char *>(buf.constant->data());
-            versions_[b] = 1;  // the plan's own data, never written
-            break;
-        case Buffer::Kind::Persistent: {
-            const Transformer::RunValue v =
-                transformer_->value_for_run(*buffer_specs_[b], executor_->writes(int32_t(b)));
-            bases_[b] = static_cast<char *>(v.value.data());
-            versions_[b] = v.version;
-            break;
-        }
-        case Buffer::Kind::Param: bases_[b] = static_cast<char *>(inputs[buf.param]->data()); break;
-        }
+    for (const auto &[b, param] : param_buffers_)
+        bases_[b] = static_cast<char *>(inputs[param]->data());
+    for (size_t b : persistent_buffers_) {
+        const Transformer::RunValue v =
+            transformer_->value_for_run(*buffer_specs_[b], executor_->writes(int32_t(b)));
+        bases_[b] = static_cast<char *>(v.value.data());
+        versions_[b] = v.version;
     }
+    for (const auto &[b, base] : result_buffers_) bases_[b] = base;  // forwarded by the last run?
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         // Every element of a new output is written, by the kernels or by copy_result. The slot
         // is emptied first: a tensor left there by a failed run would pin the recycled storage.

@@ -47,7 +47,7 @@ public:
     Transformer &transformer() { return *transformer_; }
 
 private:
-    void validate(const Tensor *const *inputs, Tensor *const *outputs) const;
+    bool validate(const Tensor *const *inputs, Tensor *const *outputs) const;
     bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                      Tensor *const *outputs) const;
     void copy_result(size_t i, Tensor &out, ThreadPool *pool);
@@ -67,6 +67,12 @@ private:
     std::shared_ptr<Storage> arena_;
     std::vector<char *> bases_;
     std::vector<uint64_t> versions_;  // per buffer, of the current run (Executor::run)
+    // The buffers whose bases a run sets, by kind (compile() sets the others once): parameters
+    // (buffer, parameter), persistent tensors, and the arena buffers of forwardable results
+    // (buffer, base in the arena), which the last run may have pointed at its output.
+    std::vector<std::pair<size_t, int32_t>> param_buffers_;
+    std::vector<size_t> persistent_buffers_;
+    std::vector<std::pair<size_t, char *>> result_buffers_;
     // Per result (bytes, not bits: every run reads them): computed straight into its output this
     // run; is_forwardable_result for the current plan.
     std::vector<char> forwarded_, forwardable_;
@@ -79,7 +85,6 @@ private:
     std::vector<std::shared_ptr<Storage>> recycled_;
     bool recycles_outputs_ = false;
     int32_t num_source_ops_ = 0;
-    bool uses_persistent_ = false;  // the plan reads or writes the transformer's values
     bool needs_pool_ = false;       // a run of the current plan may split kernel work (compile())
 };
 

@@ -773,6 +773,33 @@ void test_prepared_plan_errors(void **) {
                   Strided{&out, {0}});
     });
     kt::expect_contains(m, "register 7");
+    // A tile runs its instructions through the vector table unchecked, so prepare refuses what
+    // the checked kernels would: each of these prepares without an error if prepare leaves the
+    // check to the run.
+    uint8_t flag = 1, flag_out = 0;
+    Program bool_difference = squared_difference(NG_BOOL);
+    bool_difference.code.pop_back();
+    bool_difference.result = 2;
+    m = kt::expect_error(NG_ERR_DTYPE, [&] {
+        e.prepare(bool_difference, {1}, {Strided{&flag, {0}}, Strided{&flag, {0}}},
+                  Strided{&flag_out, {0}});
+    });
+    kt::expect_contains(m, "subtract");
+    int32_t whole = 0, whole_out = 0;
+    Program int_exp;
+    int_exp.inputs = {NG_INT32};
+    int_exp.code = {unary_ins(UnaryFn::Exp, NG_INT32, 0)};
+    int_exp.result = 1;
+    m = kt::expect_error(NG_ERR_DTYPE, [&] {
+        e.prepare(int_exp, {1}, {Strided{&whole, {0}}}, Strided{&whole_out, {0}});
+    });
+    kt::expect_contains(m, "int32");
+    Program unknown = p;
+    unknown.code[0].fn = 999;
+    m = kt::expect_error(NG_ERR_INTERNAL, [&] {
+        e.prepare(unknown, {1}, {Strided{&x, {0}}, Strided{&x, {0}}}, Strided{&out, {0}});
+    });
+    kt::expect_contains(m, "999");
 }
 
 void test_driver_errors(void **) {
