@@ -75,6 +75,33 @@ static void test_output_is_an_input(void **state) {
     dot_case_free(&k);
 }
 
+/* A result computed straight into its output in one run and copied in the next (its output is
+ * then an input): the second run computes into the computation's own memory, not into the first
+ * run's output, which keeps the first run's values. */
+static void test_forwarded_then_copied(void **state) {
+    (void)state;
+    dot_case_t k = dot_case(7, 8);
+    double got[D * D], first[D * D];
+    ng_tensor_t *given = ng_tensor_create(NG_FLOAT64, (int64_t[]){D, D}, 2);
+    ng_tensor_t *out[1] = {given};
+    assert_int_equal(ng_computation_run(k.c, (ng_tensor_t *[]){k.x, k.w}, 2, out, 1), NG_OK);
+    ex_read(given, first);
+    ex_assert_close(first, k.want, D * D, 1e-12, "dot into a new tensor");
+    double marks[D * D];
+    for (int i = 0; i < D * D; ++i) marks[i] = -1;  // the second run must leave these alone
+    assert_int_equal(ng_tensor_write(given, marks, sizeof marks), NG_OK);
+    out[0] = k.x;
+    assert_int_equal(ng_computation_run(k.c, (ng_tensor_t *[]){k.x, k.w}, 2, out, 1), NG_OK);
+    ex_read(k.x, got);
+    ex_assert_close(got, k.want, D * D, 1e-12,
+                    "dot written over its left input after a run "
+                    "that wrote another output");
+    ex_read(given, got);
+    for (int i = 0; i < D * D; ++i) assert_true(got[i] == -1);
+    ng_tensor_release(given);
+    dot_case_free(&k);
+}
+
 /* The same memory wrapped twice (two storages, one address range): the output is the input read
  * backwards, so writing the output during the run would overwrite elements not yet read (N is
  * far larger than any block a kernel stages, so a blocked kernel would clobber them too). */
@@ -179,6 +206,7 @@ static void test_strided_output_view(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output_is_an_input),
+        cmocka_unit_test(test_forwarded_then_copied),
         cmocka_unit_test(test_output_wraps_the_input_memory),
         cmocka_unit_test(test_one_value_in_several_outputs),
         cmocka_unit_test(test_strided_output_view),

@@ -118,10 +118,11 @@ void Computation::compile() {
         case Buffer::Kind::Param: param_buffers_.emplace_back(b, buf.param); break;
         }
     }
-    for (size_t i = 0; i < plan_.results.size(); ++i) {
-        const size_t b = plan_.results[i].buffer;
-        if (forwardable_[i]) result_buffers_.emplace_back(b, bases_[b]);
-    }
+    for (size_t i = 0; i < plan_.results.size(); ++i)
+        if (forwardable_[i]) {
+            const auto b = static_cast<size_t>(plan_.results[i].buffer);
+            result_buffers_.emplace_back(b, bases_[b]);
+        }
 }
 
 namespace {
@@ -299,7 +300,8 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         bases_[b] = static_cast<char *>(v.value.data());
         versions_[b] = v.version;
     }
-    for (const auto &[b, base] : result_buffers_) bases_[b] = base;  // forwarded by the last run?
+    // Results back in the arena: the last run may have pointed them at its outputs.
+    for (const auto &[b, base] : result_buffers_) bases_[b] = base;
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         // Every element of a new output is written, by the kernels or by copy_result. The slot
         // is emptied first: a tensor left there by a failed run would pin the recycled storage.

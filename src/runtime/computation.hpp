@@ -47,6 +47,8 @@ public:
     Transformer &transformer() { return *transformer_; }
 
 private:
+    // Refuses inputs and given outputs whose dtype or shape differ from the plan's; returns
+    // whether an input's strides differ from those the plan was made for.
     bool validate(const Tensor *const *inputs, Tensor *const *outputs) const;
     bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                      Tensor *const *outputs) const;
