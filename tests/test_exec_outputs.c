@@ -77,7 +77,7 @@ static void test_output_is_an_input(void **state) {
 
 /* A result computed straight into its output in one run and copied in the next (its output is
  * then an input): the second run computes into the computation's own memory, not into the first
- * run's output, which keeps the first run's values. */
+ * run's output, which keeps what was written there after the first run. */
 static void test_forwarded_then_copied(void **state) {
     (void)state;
     dot_case_t k = dot_case(7, 8);
@@ -86,7 +86,7 @@ static void test_forwarded_then_copied(void **state) {
     ng_tensor_t *out[1] = {given};
     assert_int_equal(ng_computation_run(k.c, (ng_tensor_t *[]){k.x, k.w}, 2, out, 1), NG_OK);
     ex_read(given, first);
-    ex_assert_close(first, k.want, D * D, 1e-12, "dot into a new tensor");
+    ex_assert_close(first, k.want, D * D, 1e-12, "dot into a given tensor");
     double marks[D * D];
     for (int i = 0; i < D * D; ++i) marks[i] = -1;  // the second run must leave these alone
     assert_int_equal(ng_tensor_write(given, marks, sizeof marks), NG_OK);
