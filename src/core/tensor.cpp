@@ -1,6 +1,7 @@
 // Host tensors: construction over owned or caller storage.
 #include "core/tensor.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -8,8 +9,21 @@
 
 namespace ng {
 
+namespace {
+
+// 1, 2, ...: a 64-bit count does not wrap in the life of a process.
+uint64_t new_identity() {
+    static std::atomic<uint64_t> made{0};
+    return made.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+}  // namespace
+
 Tensor::Tensor(DType dt, Layout layout, std::shared_ptr<Storage> storage)
-    : dtype_(dt), layout_(std::move(layout)), storage_(std::move(storage)) {}
+    : dtype_(dt),
+      layout_(std::move(layout)),
+      storage_(std::move(storage)),
+      identity_(new_identity()) {}
 
 Tensor Tensor::zeros(DType dt, const Dims &shape) {
     return dense(dt, shape, true);

@@ -70,6 +70,11 @@ public:
         return base + layout_.offset * static_cast<int64_t>(element_size());
     }
     bool is_contiguous() const { return layout_.is_row_major_contiguous(); }
+    // Which tensor this is: tensors of one identity have the same dtype, layout and storage.
+    // Each tensor made gets a new one, never used before; a copy shares it; a moved-from or
+    // empty tensor has 0. A computation compares the identities of a run's tensors with those
+    // of the run before, to skip the checks it made then (Computation::run).
+    uint64_t identity() const { return identity_.value; }
 
     // Dense row-major copies out of / into this tensor, whatever its strides.
     void read(void *dst, size_t dst_bytes) const;
@@ -93,9 +98,26 @@ public:
 private:
     static Tensor dense(DType dt, const Dims &shape, bool zeroed);
 
+    // The identity number: moving leaves 0 behind, as the moved-from tensor's layout and
+    // storage are gone.
+    struct Identity {
+        uint64_t value = 0;
+        Identity() = default;
+        explicit Identity(uint64_t v) : value(v) {}
+        Identity(const Identity &) = default;
+        Identity &operator=(const Identity &) = default;
+        Identity(Identity &&other) noexcept : value(other.value) { other.value = 0; }
+        Identity &operator=(Identity &&other) noexcept {
+            value = other.value;
+            other.value = 0;
+            return *this;
+        }
+    };
+
     DType dtype_ = 0;
     Layout layout_;
     std::shared_ptr<Storage> storage_;
+    Identity identity_;
 };
 
 }  // namespace ng

@@ -52,6 +52,10 @@ private:
     bool validate(const Tensor *const *inputs, Tensor *const *outputs) const;
     bool can_forward(size_t i, const Tensor &target, const Tensor *const *inputs,
                      Tensor *const *outputs) const;
+    // Whether a run's tensors are those whose checks (validate, can_forward) the last run made
+    // and passed, by identity; and what records them for the next run.
+    bool checked_before(const Tensor *const *inputs, Tensor *const *outputs) const;
+    void remember_checked(const Tensor *const *inputs, Tensor *const *outputs);
     void copy_result(size_t i, Tensor &out, ThreadPool *pool);
     Tensor new_output(size_t i);
     void compile();
@@ -78,6 +82,10 @@ private:
     // Per result (bytes, not bits: every run reads them): computed straight into its output this
     // run; is_forwardable_result for the current plan.
     std::vector<char> forwarded_, forwardable_;
+    // The identities of the tensors of the last run whose checks passed: the inputs', then the
+    // outputs' (0 for an output left to the run). Empty when none are known: before the first
+    // run, and from the moment a run starts checking other tensors (it may plan again).
+    std::vector<uint64_t> checked_;
     ExecGraph graph_;                // after the graph passes; lowered again on new strides
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Scratch scratch_;  // the running thread's kernel scratch (one run at a time)

@@ -1,9 +1,10 @@
 // The parts of the tensor core that the C API does not reach directly: dense strides with
 // allocated sizes, extents, the strided walker (coalescing several layouts at once, rows in
-// memory order), copies between overlapping views of one storage, and the checked sizes of
-// Tensor::zeros.
+// memory order), copies between overlapping views of one storage, the checked sizes of
+// Tensor::zeros, and tensor identities.
 #include <cstdint>
 #include <numeric>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/strided_space.hpp"
@@ -202,6 +203,33 @@ void zeros_refuses_overflowing_shapes(void **) {
     assert_int_equal(status, NG_ERR_INVALID_ARGUMENT);
 }
 
+// Every tensor made, views included, has an identity of its own; copies share it, and a
+// moved-from tensor, whose layout and storage are gone, has none.
+void identities_follow_layout_and_storage(void **) {
+    const ng::Tensor a = ng::Tensor::zeros(NG_FLOAT32, {2, 3});
+    const ng::Tensor b = ng::Tensor::zeros(NG_FLOAT32, {2, 3});
+    const ng::Tensor view = a.transpose(), same_shape_view = a.reshape({2, 3});
+    const uint64_t ids[] = {a.identity(), b.identity(), view.identity(),
+                            same_shape_view.identity()};
+    for (size_t i = 0; i < 4; ++i) {
+        assert_true(ids[i] != 0);
+        for (size_t j = 0; j < i; ++j) assert_true(ids[i] != ids[j]);
+    }
+    ng::Tensor copy = a;
+    assert_true(copy.identity() == a.identity());
+    ng::Tensor assigned = b;
+    assigned = a;
+    assert_true(assigned.identity() == a.identity());
+    ng::Tensor moved = std::move(copy);
+    assert_true(moved.identity() == a.identity());
+    assert_true(copy.identity() == 0);  // what moving leaves behind
+    ng::Tensor moved_into = b;
+    moved_into = std::move(assigned);
+    assert_true(moved_into.identity() == a.identity());
+    assert_true(assigned.identity() == 0);
+    assert_true(ng::Tensor().identity() == 0);
+}
+
 }  // namespace
 
 int main() {
@@ -213,6 +241,7 @@ int main() {
         cmocka_unit_test(copy_between_overlapping_views),
         cmocka_unit_test(copy_from_checks_dtype_and_shape),
         cmocka_unit_test(zeros_refuses_overflowing_shapes),
+        cmocka_unit_test(identities_follow_layout_and_storage),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
