@@ -233,8 +233,8 @@ bool Computation::can_forward(size_t i, const Tensor &target, const Tensor *cons
 
 // Tensors of the same identities have the layouts and addresses the last run checked, and so
 // pass validate() again, with the same strides, and get the same answers from can_forward(),
-// which depend on nothing else between compiles. Comparing identities instead takes a tenth of
-// the instructions, a quarter of a small run's.
+// which depend on nothing else between compiles. For a run of a 4-float add into a given output,
+// comparing identities takes about 50 instructions where those checks took about 330 (of 1337).
 bool Computation::checked_before(const Tensor *const *inputs, Tensor *const *outputs) const {
     if (checked_.empty()) return false;
     const size_t np = param_info_.size();
