@@ -89,6 +89,38 @@ static void test_same_tensors_new_values(void **state) {
     add_case_free(&k);
 }
 
+/* Runs into new outputs that the caller keeps: each run makes its own tensor, in other memory
+ * than the last run's, and computes into it; the tensors of earlier runs keep their values. */
+static void test_new_outputs_kept(void **state) {
+    (void)state;
+    enum { RUNS = 3 };
+    add_case_t k = add_case();
+    double v[N], want[RUNS][N], got[N];
+    fill(v, 8);
+    ng_tensor_t *x = ex_tensor(NG_FLOAT32, (int64_t[]){N}, 1, v);
+    fill(v, 9);
+    ng_tensor_t *w = ex_tensor(NG_FLOAT32, (int64_t[]){N}, 1, v);
+    ng_tensor_t *outs[RUNS];
+    for (int run = 0; run < RUNS; ++run) {
+        float values[N];
+        for (int i = 0; i < N; ++i) values[i] = (float)ex_value(i, 20 + run);
+        assert_int_equal(ng_tensor_write(x, values, sizeof values), NG_OK);
+        outs[run] = NULL;
+        run_and_check(&k, x, w, &outs[run], "y into a new output that is kept");
+        ex_read(outs[run], want[run]);
+        for (int earlier = 0; earlier < run; ++earlier)
+            assert_ptr_not_equal(ng_tensor_data(outs[run]), ng_tensor_data(outs[earlier]));
+    }
+    for (int run = 0; run < RUNS; ++run) {
+        ex_read(outs[run], got);
+        ex_assert_close(got, want[run], N, 0, "y of an earlier run, after the later runs");
+        ng_tensor_release(outs[run]);
+    }
+    ng_tensor_release(w);
+    ng_tensor_release(x);
+    add_case_free(&k);
+}
+
 /* Right after a successful run, an input or output of another shape or dtype is refused, even
  * one made in the place of a released tensor of that run. */
 static void test_other_tensors_refused(void **state) {
@@ -225,6 +257,7 @@ static void test_output_becomes_the_input(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_tensors_new_values),
+        cmocka_unit_test(test_new_outputs_kept),
         cmocka_unit_test(test_other_tensors_refused),
         cmocka_unit_test(test_view_with_other_strides),
         cmocka_unit_test(test_output_becomes_the_input),

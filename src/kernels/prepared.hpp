@@ -40,6 +40,7 @@ private:
     void plan_tiles(const char *driver, const Program &program);
     int64_t touched_bytes() const;
     void store(const TileValues &v, char *out, int64_t len) const;
+    void run_one_tile(void *const *bases) const;
 
     IterationSpace space_;  // operand 0 is the output, operand 1 + i input i
     TileProgram program_;
@@ -48,6 +49,7 @@ private:
     Program copy_;
     std::vector<int64_t> input_strides_;
     std::vector<size_t> sizes_;  // element size per operand
+    size_t tile_scratch_bytes_ = 0;  // program_.scratch_bytes()
     int64_t length_ = 0;         // of the innermost dimension
     int64_t tiles_ = 0;          // per row of the innermost dimension (see run)
     int64_t items_ = 0;          // (row, tile) pairs

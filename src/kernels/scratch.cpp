@@ -17,12 +17,12 @@ Scratch *current_scratch() noexcept {
     return current;
 }
 
-ScratchScope::ScratchScope(Scratch &s) noexcept : previous_(current) {
-    current = &s;
+ScratchScope::ScratchScope(Scratch &s) noexcept : slot_(&current), previous_(*slot_) {
+    *slot_ = &s;
 }
 
 ScratchScope::~ScratchScope() {
-    current = previous_;
+    *slot_ = previous_;
 }
 
 void *thread_scratch(ScratchArea area, size_t bytes) {

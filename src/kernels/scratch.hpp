@@ -68,6 +68,9 @@ public:
     ScratchScope &operator=(const ScratchScope &) = delete;
 
 private:
+    // The thread's slot, found once: each access to a thread_local from a shared library calls
+    // into the dynamic linker, and the destructor then needs none.
+    Scratch **slot_;
     Scratch *previous_;
 };
 

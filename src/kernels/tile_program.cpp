@@ -90,11 +90,13 @@ void TileProgram::prepare(const char *driver, const Program &p,
     dtypes_.resize(registers);
     steps_.resize(registers);
     gather_.resize(inputs);
+    gathers_ = false;
     for (int32_t i = 0; i < inputs; ++i) {
         check_dtype(p.inputs[i], driver);
         dtypes_[i] = p.inputs[i];
         steps_[i] = input_strides[i] != 0;
         gather_[i] = input_strides[i] == 0 || input_strides[i] == 1 ? 0 : input_strides[i];
+        gathers_ |= gather_[i] != 0;
     }
     for (int32_t k = 0; k < static_cast<int32_t>(p.code.size()); ++k) {
         const Instruction &ins = p.code[k];
@@ -184,13 +186,13 @@ TileValues TileProgram::run(void *scratch, int64_t len, const char *const *input
                     chain_.leaves(), dst, stream_out && dst == out);
         return TileValues{dst, 1};
     }
-    for (int32_t i = 0; i < count; ++i) {
-        if (gather_[i]) {
+    for (int32_t i = 0; i < count; ++i) values[i] = inputs[i];
+    if (gathers_) {
+        for (int32_t i = 0; i < count; ++i) {
+            if (!gather_[i]) continue;
             void *dst = destination(i);
             gather(dtype_size(dtypes_[i]), len, inputs[i], gather_[i], dst);
             values[i] = dst;
-        } else {
-            values[i] = inputs[i];
         }
     }
     for (int32_t k = 0; k < static_cast<int32_t>(p.code.size()); ++k) {

@@ -59,6 +59,7 @@ private:
     std::vector<int> steps_;           // per register
     std::vector<int32_t> slots_;       // per register: scratch slot, -1 = in place / output
     std::vector<int64_t> gather_;      // per input: innermost stride when gathered, else 0
+    bool gathers_ = false;             // whether any input is gathered (a run skips gather_)
     std::vector<int64_t> last_use_;    // scratch for slot assignment
     std::vector<int32_t> free_slots_;  // scratch for slot assignment
     bool result_direct_ = false;

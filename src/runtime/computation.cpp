@@ -323,17 +323,20 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
                 param_strides_[i].assign(inputs[i]->strides().begin(), inputs[i]->strides().end());
             compile();
         }
+        // A run given the tensors of the last checked run finds their addresses in bases_ still
+        // (a tensor's identity stands for its storage and layout): only new outputs and
+        // persistent values need theirs set again.
+        for (const auto &[b, param] : param_buffers_)
+            bases_[b] = static_cast<char *>(inputs[param]->data());
+        // Results back in the arena: the last run may have pointed them at its outputs.
+        for (const auto &[b, base] : result_buffers_) bases_[b] = base;
     }
-    for (const auto &[b, param] : param_buffers_)
-        bases_[b] = static_cast<char *>(inputs[param]->data());
     for (size_t b : persistent_buffers_) {
         const Transformer::RunValue v =
             transformer_->value_for_run(*buffer_specs_[b], executor_->writes(int32_t(b)));
         bases_[b] = static_cast<char *>(v.value.data());
         versions_[b] = v.version;
     }
-    // Results back in the arena: the last run may have pointed them at its outputs.
-    for (const auto &[b, base] : result_buffers_) bases_[b] = base;
     for (size_t i = 0; i < plan_.results.size(); ++i) {
         // Every element of a new output is written, by the kernels or by copy_result. The slot
         // is emptied first: a tensor left there by a failed run would pin the recycled storage.
@@ -343,7 +346,8 @@ void Computation::run(const Tensor *const *inputs, Tensor *const *outputs, Tenso
         }
         Tensor &target = outputs[i] ? *outputs[i] : fresh[i];
         if (!checked) forwarded_[i] = can_forward(i, target, inputs, outputs);
-        if (forwarded_[i]) bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());
+        if (forwarded_[i] && (!checked || !outputs[i]))
+            bases_[plan_.results[i].buffer] = static_cast<char *>(target.data());
     }
     if (!checked) remember_checked(inputs, outputs);
     const bool draws = executor_->draws_random();
