@@ -139,6 +139,13 @@ void TileProgram::prepare(const char *driver, const Program &p,
         steps_[result_] == 1 && chain_.compile(p, input_strides) && chain_.code().size() >= 3;
 
     bool direct = result_direct_;
+    if (use_chain_) {
+        // A chain keeps its values in registers (run_chain): only a result that does not go
+        // straight into the output takes a slot. A small run then needs no thread scratch
+        // (ElementwisePlan::run_one_tile).
+        if (!direct) slots_[result_] = take();
+        return;
+    }
     for (int32_t i = 0; i < inputs; ++i)
         if (gather_[i] && !(direct && i == result_)) slots_[i] = take();
     for (int32_t k = 0; k < static_cast<int32_t>(p.code.size()); ++k) {
