@@ -48,7 +48,6 @@ void ElementwisePlan::plan_tiles(const char *driver, const Program &program) {
     for (int32_t i = 1; i < ops; ++i) input_strides_[i - 1] = space_.last_stride(i);
     out_stride_ = space_.last_stride(0);
     program_.prepare(driver, program, input_strides_, out_stride_ == 1);
-    tile_scratch_bytes_ = program_.scratch_bytes();
     sizes_.resize(ops);
     sizes_[0] = dtype_size(program_.result_dtype());
     for (int32_t i = 1; i < ops; ++i) sizes_[i] = dtype_size(program.inputs[i - 1]);
@@ -92,12 +91,12 @@ void ElementwisePlan::run_one_tile(void *const *bases) const {
         store(program_.run(scratch, length_, inputs, bases[0], false),
               static_cast<char *>(bases[0]), length_);
     };
-    if (tile_scratch_bytes_ <= kStackTileScratch) {
+    if (program_.scratch_bytes() <= kStackTileScratch) {
         alignas(64) unsigned char local[kStackTileScratch];
         return evaluate(local);
     }
     with_scratch([&](Scratch &own) {
-        evaluate(scratch_buffer(own, ScratchArea::Tile, tile_scratch_bytes_));
+        evaluate(scratch_buffer(own, ScratchArea::Tile, program_.scratch_bytes()));
     });
 }
 
@@ -108,7 +107,7 @@ void ElementwisePlan::run(void *const *bases, ThreadPool *pool) const {
         const int32_t ops = space_.operands(), last = space_.rank() - 1;
         // Workers take their own scratch (thread_scratch), the calling thread `own`.
         for_items(pool, items_, std::min(length_, kTile), [&](int64_t begin, int64_t end) {
-            void *scratch = thread_scratch(ScratchArea::Tile, tile_scratch_bytes_);
+            void *scratch = thread_scratch(ScratchArea::Tile, program_.scratch_bytes());
             auto offsets = static_cast<int64_t *>(
                 thread_scratch(ScratchArea::Operands, ops * (sizeof(int64_t) + sizeof(char *))));
             auto pointers = reinterpret_cast<char **>(offsets + ops);

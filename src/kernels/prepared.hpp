@@ -49,7 +49,6 @@ private:
     Program copy_;
     std::vector<int64_t> input_strides_;
     std::vector<size_t> sizes_;  // element size per operand
-    size_t tile_scratch_bytes_ = 0;  // program_.scratch_bytes()
     int64_t length_ = 0;         // of the innermost dimension
     int64_t tiles_ = 0;          // per row of the innermost dimension (see run)
     int64_t items_ = 0;          // (row, tile) pairs

@@ -144,24 +144,21 @@ void TileProgram::prepare(const char *driver, const Program &p,
         // straight into the output takes a slot. A small run then needs no thread scratch
         // (ElementwisePlan::run_one_tile).
         if (!direct) slots_[result_] = take();
-        return;
-    }
-    for (int32_t i = 0; i < inputs; ++i)
-        if (gather_[i] && !(direct && i == result_)) slots_[i] = take();
-    for (int32_t k = 0; k < static_cast<int32_t>(p.code.size()); ++k) {
-        int32_t r = inputs + k;
-        if (!(direct && r == result_)) slots_[r] = take();
-        const auto &src = p.code[k].src;
-        for (int j = 0; j < operand_count(p.code[k].type); ++j) {
-            bool repeated = (j > 0 && src[j] == src[0]) || (j > 1 && src[j] == src[1]);
-            if (!repeated && last_use_[src[j]] == k && slots_[src[j]] >= 0)
-                free_slots_.push_back(slots_[src[j]]);
+    } else {
+        for (int32_t i = 0; i < inputs; ++i)
+            if (gather_[i] && !(direct && i == result_)) slots_[i] = take();
+        for (int32_t k = 0; k < static_cast<int32_t>(p.code.size()); ++k) {
+            int32_t r = inputs + k;
+            if (!(direct && r == result_)) slots_[r] = take();
+            const auto &src = p.code[k].src;
+            for (int j = 0; j < operand_count(p.code[k].type); ++j) {
+                bool repeated = (j > 0 && src[j] == src[0]) || (j > 1 && src[j] == src[1]);
+                if (!repeated && last_use_[src[j]] == k && slots_[src[j]] >= 0)
+                    free_slots_.push_back(slots_[src[j]]);
+            }
         }
     }
-}
-
-size_t TileProgram::scratch_bytes() const {
-    return header_bytes(dtypes_.size()) + slot_count_ * kSlotBytes;
+    scratch_bytes_ = header_bytes(dtypes_.size()) + slot_count_ * kSlotBytes;
 }
 
 void TileProgram::run_sum(int64_t len, const char *const *inputs, void *sum) const {

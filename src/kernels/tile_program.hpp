@@ -30,7 +30,7 @@ public:
 
     DType result_dtype() const { return dtypes_[result_]; }
     // Per-thread scratch a run() needs.
-    size_t scratch_bytes() const;
+    size_t scratch_bytes() const { return scratch_bytes_; }
     // Evaluates one tile of `len` <= kTile points. inputs[i] is input i's first element of the
     // tile; `out` is the output tile (used when prepared with direct_output, else may be null).
     // The values are in scratch, in an input, or in `out` (then data == out). stream_out: a
@@ -64,6 +64,7 @@ private:
     std::vector<int32_t> free_slots_;  // scratch for slot assignment
     bool result_direct_ = false;
     int32_t slot_count_ = 0;
+    size_t scratch_bytes_ = 0;  // worked out by prepare(): the drivers ask for it at every tile
     // Programs that are register chains (kernels/chain.hpp) of at least two functions run as one
     // run_chain per tile: each value is loaded and stored once instead of once per instruction.
     ChainCompiler chain_;
