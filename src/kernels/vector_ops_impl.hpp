@@ -256,7 +256,9 @@ inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     B p = multiply_add(q, r * r, r);  // expm1(r)
     const B two_k = red.two_k;
     B e = multiply_add(two_k, p, two_k - B(1.f));
-    return xsimd::copysign(e / (e + B(2.f)), x);
+    // e / (e + 2) has its sign bit clear (e >= +0, and a NaN from |x| keeps a clear sign), so
+    // x's sign goes on with one xor: copysign would clear the bit first.
+    return (e / (e + B(2.f))) ^ (x & B(-0.f));
 }
 
 // exp(x) for float x <= 0 or NaN (softmax's x - max): x = k ln2 + r, |r| <= ln2/2, exp(r) =
