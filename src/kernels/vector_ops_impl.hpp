@@ -1740,8 +1740,9 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
 // an advance move by it after each block. A Cheap chain's loop is compiled without the
 // polynomial steps: their constants and intermediate values otherwise lead the compiler to keep
 // the block's values and sums on the stack around the whole switch, and the cheap chains are the
-// memory-bound ones (l2_diff's sum((x - y)^2) at one thread on an AVX2 Zen 3 core: 87 to 95% of
-// a plain read of the same bytes with the polynomial cases, 92 to 99% without, in one process).
+// memory-bound ones (l2_diff's sum((x - y)^2) at one thread on an AVX2 Zen 3 core: 84 to 95% of
+// a plain read of the same bytes with the polynomial cases, 89 to 99% without, the two builds in
+// one process, six processes).
 template <class Arch, class T, bool Cheap>
 [[gnu::flatten]] xsimd::batch<T, Arch> chain_sum_blocks(const ChainStep *code, int32_t count,
                                                         const T **leaf, const int64_t *advance,
