@@ -1664,32 +1664,26 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
             each_vector([&](auto k) { acc[k].store_aligned(temps + step.leaf * BW + k * W); },
                         Vectors{});
             break;
-#define NG_CHAIN_UNARY(Name)                                                            \
-    case chain_case(Kind::Unary, static_cast<int32_t>(UnaryFn::Name)):                  \
-        each_vector([&](auto k) { acc[k] = unary_value<UnaryFn::Name, Arch>(acc[k]); }, \
-                    Vectors{});                                                         \
-        break;
-            NG_CHAIN_UNARY(Negative)
-            NG_CHAIN_UNARY(Absolute)
-            NG_CHAIN_UNARY(Sign)
-            NG_CHAIN_UNARY(Sqrt)
-            NG_CHAIN_UNARY(Square)
-            NG_CHAIN_UNARY(Reciprocal)
-            NG_CHAIN_UNARY(Relu)
-#undef NG_CHAIN_UNARY
-#define NG_CHAIN_POLYNOMIAL(Name)                                                           \
+#define NG_CHAIN_UNARY(Name)                                                                \
     case chain_case(Kind::Unary, static_cast<int32_t>(UnaryFn::Name)):                      \
-        if constexpr (Cheap)                                                                \
+        if constexpr (Cheap && is_polynomial_step(static_cast<int32_t>(UnaryFn::Name)))     \
             bad_kernel_request("polynomial step in a cheap chain");                         \
         else                                                                                \
             each_vector([&](auto k) { acc[k] = unary_value<UnaryFn::Name, Arch>(acc[k]); }, \
                         Vectors{});                                                         \
         break;
-            NG_CHAIN_POLYNOMIAL(Exp)
-            NG_CHAIN_POLYNOMIAL(Log)
-            NG_CHAIN_POLYNOMIAL(Sigmoid)
-            NG_CHAIN_POLYNOMIAL(Tanh)
-#undef NG_CHAIN_POLYNOMIAL
+            NG_CHAIN_UNARY(Negative)
+            NG_CHAIN_UNARY(Absolute)
+            NG_CHAIN_UNARY(Sign)
+            NG_CHAIN_UNARY(Exp)
+            NG_CHAIN_UNARY(Log)
+            NG_CHAIN_UNARY(Sqrt)
+            NG_CHAIN_UNARY(Square)
+            NG_CHAIN_UNARY(Reciprocal)
+            NG_CHAIN_UNARY(Sigmoid)
+            NG_CHAIN_UNARY(Relu)
+            NG_CHAIN_UNARY(Tanh)
+#undef NG_CHAIN_UNARY
 #define NG_CHAIN_BINARY(Name)                                                                \
     case chain_case(Kind::Binary, static_cast<int32_t>(BinaryFn::Name)):                     \
         each_vector(                                                                         \
