@@ -10,15 +10,25 @@
 # CPU's fetch blocks whatever code the linker places before them (cmake/HotFunctions.cmake moves
 # functions around). Without it, softmax at one thread ran 3% slower after a change of layout
 # alone (Intel Xeon with AVX-512).
+#
+# The fuzzing build (NG_BUILD_FUZZERS) compiles these files at -O0. The fuzzers run the kernels on
+# tensors of a few elements, where optimisation buys nothing, while clang with the fuzzers'
+# instrumentation took 3 to 11 minutes to optimise each file (its chain loops are large), against
+# under a minute at -O0.
+set(ng_fuzzing_options)
+if(NG_BUILD_FUZZERS)
+  set(ng_fuzzing_options -O0)
+endif()
 set(ng_avx512_options -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx2 -mfma
-    -falign-functions=64 -Wno-maybe-uninitialized -Wno-uninitialized)
-set(ng_avx2_options -mavx2 -mfma -falign-functions=64)
+    -falign-functions=64 -Wno-maybe-uninitialized -Wno-uninitialized ${ng_fuzzing_options})
+set(ng_avx2_options -mavx2 -mfma -falign-functions=64 ${ng_fuzzing_options})
+set(ng_sse2_options -falign-functions=64 ${ng_fuzzing_options})
 foreach(src IN LISTS NG_SOURCES)
   if(src MATCHES "_avx512\\.cpp$")
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${ng_avx512_options}")
   elseif(src MATCHES "_avx2\\.cpp$")
     set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${ng_avx2_options}")
   elseif(src MATCHES "_sse2\\.cpp$")  # x86-64's baseline: no instruction-set flags
-    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS -falign-functions=64)
+    set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${ng_sse2_options}")
   endif()
 endforeach()

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <random>
 #include <mutex>
 #include <set>
 #include <setjmp.h>
@@ -119,20 +118,36 @@ private:
     size_t start_;
 };
 
-// Deterministic values suited to a dtype: floats in [lo, hi], integers in a small symmetric
-// range (non-negative for uint8) so products and powers stay meaningful.
+// Deterministic values suited to a dtype: floats in [lo, hi), integers in a small symmetric
+// range (non-negative for uint8) so products and powers stay meaningful. The draws are splitmix64's
+// (one seed, one sequence), written with the dtype chosen once: the inputs are large, and a slower
+// generator behind a per-element dtype switch took most of these tests' time under valgrind and
+// the sanitizers.
 inline void fill_random(Buffer &b, uint32_t seed, double lo = -4, double hi = 4) {
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<double> real(lo, hi);
-    for (int64_t i = 0; i < b.size(); ++i) {
-        switch (b.dtype()) {
-        case NG_FLOAT32:
-        case NG_FLOAT64: b.set(i, real(gen)); break;
-        case NG_UINT8: b.set(i, double(gen() % 256)); break;
-        case NG_BOOL: b.set(i, double(gen() % 2)); break;
-        default: b.set(i, double(int64_t(gen() % 2001) - 1000)); break;
+    uint64_t state = seed;
+    auto draw = [&state] {
+        uint64_t z = state += 0x9E3779B97F4A7C15u;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+        return z ^ (z >> 31);
+    };
+    const DType dt = b.dtype();
+    ng::visit_dtype(dt, [&](auto tag) {
+        using T = decltype(tag);
+        auto *out = static_cast<unsigned char *>(b.data());
+        for (int64_t i = 0; i < b.size(); ++i) {
+            T x;
+            if constexpr (std::is_floating_point_v<T>)
+                x = T(lo + (hi - lo) * double(draw() >> 11) * 0x1p-53);
+            else if (dt == NG_UINT8)
+                x = T(draw() % 256);
+            else if (dt == NG_BOOL)
+                x = T(draw() % 2);
+            else
+                x = T(int64_t(draw() % 2001) - 1000);
+            std::memcpy(out + size_t(i) * sizeof x, &x, sizeof x);  // b may be misaligned for T
         }
-    }
+    });
 }
 
 // Distance in units in the last place between two floats of type T (0 for equal values, for

@@ -193,10 +193,27 @@ char *element(const Strided &s, const std::vector<int64_t> &index, DType dt) {
     return static_cast<char *>(s.data) + offset_of(index, s.strides) * int64_t(dtype_size(dt));
 }
 
-// Evaluates a program at one point with the scalar primitives; returns the result's 8 bytes.
+// Calls f(first, n) for every row of `shape`: `first` is the row's first point (innermost index
+// 0) and n the innermost extent. A shape of no dimensions is one row of one point.
+template <class F>
+void for_each_row(const std::vector<int64_t> &shape, F &&f) {
+    if (shape.empty()) return f(std::vector<int64_t>{}, int64_t{1});
+    std::vector<int64_t> outer = shape;
+    outer.back() = 1;
+    const int64_t n = shape.back();
+    if (n == 0) return;
+    for_each_index(outer, [&](const std::vector<int64_t> &first) { f(first, n); });
+}
+
+// Elements between neighbours along the innermost dimension of `s` (0 for no dimensions).
+int64_t innermost_stride(const Strided &s) {
+    return s.strides.empty() ? 0 : s.strides.back();
+}
+
+// A program's registers over one row: register r holds the row's values of its dtype.
 struct Registers {
-    std::vector<unsigned char> bytes;
-    void *at(int32_t r) { return bytes.data() + 8 * r; }
+    std::vector<std::vector<unsigned char>> rows;
+    unsigned char *at(int32_t r) { return rows[size_t(r)].data(); }
 };
 
 DType register_dtype(const Program &p, int32_t r) {
@@ -208,33 +225,41 @@ DType register_dtype(const Program &p, int32_t r) {
                                                   : ins.dtype;
 }
 
-void evaluate(const Program &p, const std::vector<Strided> &inputs,
-              const std::vector<int64_t> &index, Registers &regs) {
+// Evaluates a program at the n points of a row starting at `first`, one level-1 reference call
+// per instruction (the same scalar rules as one point at a time, with the dispatch paid once).
+void evaluate_row(const Program &p, const std::vector<Strided> &inputs,
+                  const std::vector<int64_t> &first, int64_t n, Registers &regs) {
     auto count = static_cast<int32_t>(p.inputs.size());
-    regs.bytes.assign(8 * (p.inputs.size() + p.code.size()), 0);
-    for (int32_t i = 0; i < count; ++i)
-        std::memcpy(regs.at(i), element(inputs[i], index, p.inputs[i]), dtype_size(p.inputs[i]));
+    regs.rows.resize(p.inputs.size() + p.code.size());
+    for (auto &row : regs.rows) row.resize(8 * size_t(n));
+    for (int32_t i = 0; i < count; ++i) {
+        const size_t size = dtype_size(p.inputs[i]);
+        const char *from = element(inputs[i], first, p.inputs[i]);
+        const int64_t step = innermost_stride(inputs[i]) * int64_t(size);
+        for (int64_t j = 0; j < n; ++j)
+            std::memcpy(regs.at(i) + size_t(j) * size, from + j * step, size);
+    }
     for (size_t k = 0; k < p.code.size(); ++k) {
         const Instruction &ins = p.code[k];
         void *out = regs.at(count + int32_t(k));
         switch (ins.type) {
         case Instruction::Type::Unary:
-            reference::unary(UnaryFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), out);
+            reference::unary(UnaryFn(ins.fn), ins.dtype, n, regs.at(ins.src[0]), out);
             break;
         case Instruction::Type::Binary:
-            reference::binary(BinaryFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), 1,
+            reference::binary(BinaryFn(ins.fn), ins.dtype, n, regs.at(ins.src[0]), 1,
                               regs.at(ins.src[1]), 1, out);
             break;
         case Instruction::Type::Compare:
-            reference::compare(CompareFn(ins.fn), ins.dtype, 1, regs.at(ins.src[0]), 1,
+            reference::compare(CompareFn(ins.fn), ins.dtype, n, regs.at(ins.src[0]), 1,
                                regs.at(ins.src[1]), 1, static_cast<uint8_t *>(out));
             break;
         case Instruction::Type::Select:
-            reference::select(ins.dtype, 1, static_cast<const uint8_t *>(regs.at(ins.src[0])),
-                              regs.at(ins.src[1]), 1, regs.at(ins.src[2]), 1, out);
+            reference::select(ins.dtype, n, regs.at(ins.src[0]), regs.at(ins.src[1]), 1,
+                              regs.at(ins.src[2]), 1, out);
             break;
         case Instruction::Type::Cast:
-            reference::cast(ins.dtype, ins.to, 1, regs.at(ins.src[0]), out);
+            reference::cast(ins.dtype, ins.to, n, regs.at(ins.src[0]), out);
             break;
         }
     }
@@ -348,33 +373,50 @@ void fill(DType dt, int64_t n, double value, void *out) {
 void run_elementwise(const Program &program, const std::vector<int64_t> &shape,
                      const std::vector<Strided> &inputs, const Strided &out) {
     Registers regs;
-    DType dt = register_dtype(program, program.result);
-    for_each_index(shape, [&](const std::vector<int64_t> &index) {
-        evaluate(program, inputs, index, regs);
-        std::memcpy(element(out, index, dt), regs.at(program.result), dtype_size(dt));
+    const DType dt = register_dtype(program, program.result);
+    const size_t size = dtype_size(dt);
+    const int64_t step = innermost_stride(out) * int64_t(size);
+    for_each_row(shape, [&](const std::vector<int64_t> &first, int64_t n) {
+        evaluate_row(program, inputs, first, n, regs);
+        char *to = element(out, first, dt);
+        for (int64_t j = 0; j < n; ++j)
+            std::memcpy(to + j * step, regs.at(program.result) + size_t(j) * size, size);
     });
 }
 
 void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &shape,
                 const std::vector<Strided> &inputs, const Strided &out) {
-    DType dt = register_dtype(program, program.result);
-    std::vector<int64_t> kept_shape = shape, reduced_shape = shape;
-    for (size_t d = 0; d < shape.size(); ++d)
-        (out.strides[d] != 0 ? reduced_shape : kept_shape)[d] = 1;
+    const DType dt = register_dtype(program, program.result);
+    // Dimensions where the output has a stride are kept; each kept point has an accumulator,
+    // numbered row-major over the kept dimensions (`numbering` is 0 on the reduced ones).
+    std::vector<int64_t> kept_shape = shape, numbering(shape.size(), 0);
+    int64_t outputs = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+        if (out.strides[d] == 0) {
+            kept_shape[d] = 1;
+        } else {
+            numbering[d] = outputs;
+            outputs *= shape[d];
+        }
+    }
+    const int64_t row_step = numbering.empty() ? 0 : numbering.back();
     Registers regs;
     typed(dt, [&](auto tag) {
         using T = decltype(tag);
-        for_each_index(kept_shape, [&](const std::vector<int64_t> &kept) {
-            Accumulator<T> acc(f);
-            std::vector<int64_t> index(shape.size());
-            for_each_index(reduced_shape, [&](const std::vector<int64_t> &reduced) {
-                for (size_t d = 0; d < shape.size(); ++d) index[d] = kept[d] + reduced[d];
-                evaluate(program, inputs, index, regs);
+        // Rows in row-major order add each output's points in row-major order of the reduced
+        // dimensions.
+        std::vector<Accumulator<T>> acc(size_t(outputs), Accumulator<T>{f});
+        for_each_row(shape, [&](const std::vector<int64_t> &first, int64_t n) {
+            evaluate_row(program, inputs, first, n, regs);
+            const int64_t at = offset_of(first, numbering);
+            for (int64_t j = 0; j < n; ++j) {
                 T v;
-                std::memcpy(&v, regs.at(program.result), sizeof v);
-                acc.add(v);
-            });
-            T r = acc.result();
+                std::memcpy(&v, regs.at(program.result) + size_t(j) * sizeof v, sizeof v);
+                acc[size_t(at + j * row_step)].add(v);
+            }
+        });
+        for_each_index(kept_shape, [&](const std::vector<int64_t> &kept) {
+            T r = acc[size_t(offset_of(kept, numbering))].result();
             std::memcpy(element(out, kept, dt), &r, sizeof r);
         });
     });
