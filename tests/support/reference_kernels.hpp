@@ -1,7 +1,7 @@
 // Plain scalar versions of every kernel, written for obviousness rather than speed: loops over
 // the N-d index space (programs a row at a time, so that dispatch is paid once a row), libm in
-// double, double accumulators for float sums. The tests compare the real kernels against these. Test support only: built into nanograph_test_support, never into
-// the library.
+// double, double accumulators for float sums. The tests compare the real kernels against these.
+// Test support only: built into nanograph_test_support, never into the library.
 #pragma once
 
 #include <cstdint>
