@@ -154,7 +154,7 @@ NG_API ng_status_t ng_computation_run(ng_computation_t *c, ng_tensor_t *const *i
             for (size_t i = 0; i < nr; ++i)
                 if (!outputs[i]) c->fresh_handles[i] = new_tensor_handle(std::move(c->fresh[i]));
         } catch (...) {
-            for (ng_tensor_t *f : c->fresh_handles) ng_tensor_release(f);
+            for (ng_tensor_t *f : c->fresh_handles) release_tensor_handle(f);
             throw;
         }
         for (size_t i = 0; i < nr; ++i)

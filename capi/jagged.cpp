@@ -12,6 +12,7 @@ using ng::capi::call;
 using ng::capi::call_returning;
 using ng::capi::new_shape_handle;
 using ng::capi::new_tensor_handle;
+using ng::capi::release_tensor_handle;
 using ng::capi::require;
 using ng::capi::require_array;
 using ng::capi::shape_of;
@@ -158,7 +159,7 @@ NG_API ng_status_t ng_jagged_to_padded(const ng_jagged_t *j, ng_tensor_t **padde
         try {
             *mask = new_tensor_handle(std::move(m));
         } catch (...) {
-            ng_tensor_release(ph);
+            release_tensor_handle(ph);
             throw;
         }
         *padded = ph;
