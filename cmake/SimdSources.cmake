@@ -4,7 +4,8 @@
 #
 # GCC 12's own avx512fintrin.h reads _mm512_undefined_*() values that it leaves uninitialised on
 # purpose, which -Wmaybe-uninitialized reports inside xsimd's calls (and -Wuninitialized too, when
-# ThreadSanitizer's instrumentation changes what is inlined): silenced for those files only.
+# ThreadSanitizer's instrumentation changes what is inlined): silenced for those files only (clang
+# has no -Wmaybe-uninitialized).
 #
 # Their functions start on 64-byte boundaries: a kernel's loops then sit the same way against the
 # CPU's fetch blocks whatever code the linker places before them (cmake/HotFunctions.cmake moves
@@ -21,7 +22,8 @@ if(NG_BUILD_FUZZERS)
   set(ng_fuzzing_options -O0)
 endif()
 set(ng_avx512_options -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx2 -mfma
-    -falign-functions=64 -Wno-maybe-uninitialized -Wno-uninitialized ${ng_fuzzing_options})
+    -falign-functions=64 $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized> -Wno-uninitialized
+    ${ng_fuzzing_options})
 set(ng_avx2_options -mavx2 -mfma -falign-functions=64 ${ng_fuzzing_options})
 set(ng_sse2_options -falign-functions=64 ${ng_fuzzing_options})
 foreach(src IN LISTS NG_SOURCES)

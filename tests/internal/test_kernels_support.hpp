@@ -66,7 +66,6 @@ public:
         : dt_(dt),
           n_(n),
           size_(ng::dtype_size(dt)),
-          misalign_(misalign),
           bytes_(64 + misalign + size_t(n) * size_ + 64, 0xA5) {
         auto base = reinterpret_cast<uintptr_t>(bytes_.data());
         start_ = (64 - base % 64) % 64 + misalign;
@@ -113,7 +112,7 @@ public:
 private:
     DType dt_;
     int64_t n_;
-    size_t size_, misalign_;
+    size_t size_;
     std::vector<unsigned char> bytes_;
     size_t start_;
 };
