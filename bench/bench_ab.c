@@ -12,13 +12,14 @@
  * same arrays (ng_tensor_wrap, borrowed); where the result has the inputs' size (tanh_fma,
  * softmax) it goes into a wrapped output array.
  *
- *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] LIBRARY...
+ *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] [--quick] LIBRARY...
  *
  * WORKLOAD: l2_diff (sum((x - y)^2) over 2^24 floats), sum_axis0 or sum_axis1 (a 4096 x 4096
  * float matrix summed over one axis), tanh_fma (tanh(a * b + c) * 0.5 + a over 2^24 floats into
  * d), softmax (along each row of a 4096 x 1024 float matrix, into a second one); default
  * sum_axis1. BYTES (a multiple of 4 below 64, default 0): every array starts that many bytes past a
- * 64-byte boundary, as a NumPy array's data, 16 bytes into its allocation, commonly does. Prints
+ * 64-byte boundary, as a NumPy array's data, 16 bytes into its allocation, commonly does. --quick
+ * takes bench_transformer --quick's small sizes: a smoke test, not a measurement. Prints
  * one JSON line for the bound ("read", "fma3" or "copy") and one per build:
  * median and best milliseconds per run, the median over the reps of the bound's time over the
  * build's (percent_of_bound), and its last rep's result checked against a scalar double
@@ -53,6 +54,7 @@ typedef struct build {
 typedef struct options {
     int32_t threads, reps, offset; /* offset: bytes past a 64-byte boundary of every array */
     const char *workload;
+    int quick; /* bench_transformer --quick's sizes */
 } options_t;
 
 static int fail(const char *what, const char *detail) {
@@ -179,20 +181,26 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
 }
 
 static int parse(int argc, char **argv, options_t *opt, int *first_library) {
-    *opt = (options_t){1, 100, 0, "sum_axis1"};
+    *opt = (options_t){.threads = 1, .reps = 100, .offset = 0, .workload = "sum_axis1"};
     int i = 1;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
-        if (i + 1 >= argc) return fail("missing value after", argv[i]);
-        if (strcmp(argv[i], "--threads") == 0)
-            opt->threads = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--reps") == 0)
-            opt->reps = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--only") == 0)
-            opt->workload = argv[i + 1];
-        else if (strcmp(argv[i], "--offset") == 0)
-            opt->offset = atoi(argv[i + 1]);
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; ++i) {
+        const char *name = argv[i];
+        if (strcmp(name, "--quick") == 0) {
+            opt->quick = 1;
+            continue;
+        }
+        if (i + 1 >= argc) return fail("missing value after", name);
+        const char *value = argv[++i];
+        if (strcmp(name, "--threads") == 0)
+            opt->threads = atoi(value);
+        else if (strcmp(name, "--reps") == 0)
+            opt->reps = atoi(value);
+        else if (strcmp(name, "--only") == 0)
+            opt->workload = value;
+        else if (strcmp(name, "--offset") == 0)
+            opt->offset = atoi(value);
         else
-            return fail("unknown option", argv[i]);
+            return fail("unknown option", name);
     }
     if (opt->threads < 1 || opt->reps < 1 || opt->reps > MAX_REPS)
         return fail("--threads and --reps must be positive (reps at most 10000)", NULL);
@@ -204,7 +212,7 @@ static int parse(int argc, char **argv, options_t *opt, int *first_library) {
     if (i >= argc || argc - i > MAX_BUILDS)
         return fail(
             "usage: bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] "
-            "LIBRARY... "
+            "[--quick] LIBRARY... "
             "(one to eight libraries)",
             NULL);
     *first_library = i;
@@ -220,7 +228,7 @@ int main(int argc, char **argv) {
     job.w = find_workload(opt.workload);
     job.reference = bench_find_workload(opt.workload);
     bench_sizes_t sizes;
-    bench_sizes_init(&sizes, 0);
+    bench_sizes_init(&sizes, opt.quick);
     job.reference->describe_inputs(&sizes, job.shapes);
     const workload_t *w = job.w;
     const int32_t inputs = job.reference->num_inputs, count = inputs + w->output;
