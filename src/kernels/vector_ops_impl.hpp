@@ -247,13 +247,14 @@ inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     // then flows through every step below.
     const Ln2Reduced<Arch> red = reduce_by_ln2<Arch, true>(xsimd::min(B(40.f), a + a));
     const B r = red.r;
-    B q = B(0x1.9fed72p-13f);
-    q = multiply_add(q, r, B(0x1.6d42b0p-10f));
-    q = multiply_add(q, r, B(0x1.11119cp-7f));
-    q = multiply_add(q, r, B(0x1.5554eap-5f));
-    q = multiply_add(q, r, B(0x1.555556p-3f));
-    q = multiply_add(q, r, B(0.5f));
-    B p = multiply_add(q, r * r, r);  // expm1(r)
+    // q by Estrin's scheme: three independent pairs of terms combined in r^2, so that the longest
+    // chain of dependent operations is three multiply-adds after r^2 instead of five.
+    const B r2 = r * r;
+    const B q45 = multiply_add(B(0x1.9fed72p-13f), r, B(0x1.6d42b0p-10f));
+    const B q23 = multiply_add(B(0x1.11119cp-7f), r, B(0x1.5554eap-5f));
+    const B q01 = multiply_add(B(0x1.555556p-3f), r, B(0.5f));
+    const B q = multiply_add(multiply_add(q45, r2, q23), r2, q01);
+    const B p = multiply_add(q, r2, r);  // expm1(r)
     const B two_k = red.two_k;
     B e = multiply_add(two_k, p, two_k - B(1.f));
     // e / (e + 2) has its sign bit clear (e >= +0, and a NaN from |x| keeps a clear sign), so
