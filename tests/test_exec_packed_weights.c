@@ -1,9 +1,11 @@
 /* Products whose right-hand matrix is a variable or a constant that the computation does not
  * write (a layer's weights at inference) keep that matrix packed from run to run. These tests
  * change the weights between runs in every way a program can - ng_transformer_set_value(), a run
- * of another computation assigning them, ng_transformer_load() - and check that each run computes
- * with the current weights, against a double loop: with every transpose of either operand, on one
- * thread and on two (a product large enough to split over them). Batch-1 layers, which run as
+ * of another computation assigning them, ng_transformer_load(), the computation's own assignment
+ * after the product (a training step, whose product goes to OpenBLAS today; the check holds
+ * whichever kernel takes it) - and check that each run computes with the current weights, against
+ * a double loop: with every transpose of either operand, on one thread and on two (a product
+ * large enough to split over them). Batch-1 layers, which run as
  * matrix-vector products split over the threads instead, are checked the same way. Small integer
  * values keep every float32 sum exact, so results are compared exactly. */
 #include <setjmp.h>
@@ -28,6 +30,7 @@ typedef struct {
     ng_op_t *x, *w, *product, *step;
     ng_transformer_t *t;
     ng_computation_t *infer, *update;
+    ng_computation_t *train; /* results: the product, then the weights' assignment after it */
 } Net;
 
 /* The element (i, j) of a matrix of `cols` columns stored transposed or not. */
@@ -53,25 +56,33 @@ static void build(Net *net, const Layer *l, const double *w0) {
     assert_int_equal(ng_graph_status(net->g), NG_OK);
     net->t = ng_transformer_create(NULL);
     assert_int_equal(ng_transformer_set_num_threads(net->t, l->threads), NG_OK);
+    ng_op_t *in_order[2] = {net->product, net->step};
+    ng_op_t *train_results[2] = {net->product, ng_sequential(net->g, in_order, 2)};
     net->infer = ng_computation_create(net->t, &net->product, 1, &net->x, 1);
     net->update = ng_computation_create(net->t, &net->step, 1, NULL, 0);
+    net->train = ng_computation_create(net->t, train_results, 2, &net->x, 1);
     assert_non_null(net->infer);
     assert_non_null(net->update);
+    assert_non_null(net->train);
 }
 
 static void destroy(Net *net) {
     ng_computation_destroy(net->infer);
     ng_computation_destroy(net->update);
+    ng_computation_destroy(net->train);
     ng_transformer_destroy(net->t);
     ng_graph_destroy(net->g);
 }
 
-/* Runs the inference on x and compares with x.w computed in double. */
-static void expect_product(Net *net, const Layer *l, ng_tensor_t *x_in, const double *x,
-                           const double *w, const char *when) {
-    ng_tensor_t *out[1] = {NULL};
-    if (ng_computation_run(net->infer, &x_in, 1, out, 1) != NG_OK)
+/* Runs c (the inference, or the training step) on x and compares its first result with x.w
+ * computed in double. */
+static void expect_product_of(ng_computation_t *c, int32_t num_outputs, const Layer *l,
+                              ng_tensor_t *x_in, const double *x, const double *w,
+                              const char *when) {
+    ng_tensor_t *out[2] = {NULL, NULL};
+    if (ng_computation_run(c, &x_in, 1, out, num_outputs) != NG_OK)
         fail_msg("%s: run failed: %s", when, ng_last_error());
+    ng_tensor_release(out[1]);
     double *got = malloc(sizeof(double) * (size_t)(l->n * l->m));
     assert_int_equal(ng_tensor_numel(out[0]), l->n * l->m);
     ex_read(out[0], got);
@@ -89,6 +100,11 @@ static void expect_product(Net *net, const Layer *l, ng_tensor_t *x_in, const do
         }
     free(got);
     ng_tensor_release(out[0]);
+}
+
+static void expect_product(Net *net, const Layer *l, ng_tensor_t *x_in, const double *x,
+                           const double *w, const char *when) {
+    expect_product_of(net->infer, 1, l, x_in, x, w, when);
 }
 
 static void set_weights(Net *net, const Layer *l, const double *w) {
@@ -129,6 +145,15 @@ static void check_layer(const Layer *l) {
     assert_int_equal(ng_transformer_load(net.t, path), NG_OK);
     remove(path);
     expect_product(&net, l, x_in, x, w2, "after load");
+    /* A training step: each run's product with the weights its run before left, then w += 1. */
+    double *w_now = w2;
+    char when[64];
+    for (int run = 0; run < 3; ++run) {
+        snprintf(when, sizeof when, "training step %d", run);
+        expect_product_of(net.train, 2, l, x_in, x, w_now, when);
+        for (int64_t i = 0; i < nw; ++i) w_now[i] += 1;
+    }
+    expect_product(&net, l, x_in, x, w_now, "after the training steps");
 
     ng_tensor_release(x_in);
     destroy(&net);
