@@ -1,13 +1,13 @@
-/* Products whose right-hand matrix is a variable or a constant that the computation does not
- * write (a layer's weights at inference) keep that matrix packed from run to run. These tests
- * change the weights between runs in every way a program can - ng_transformer_set_value(), a run
- * of another computation assigning them, ng_transformer_load(), the computation's own assignment
- * after the product (a training step, whose product goes to OpenBLAS today; the check holds
- * whichever kernel takes it) - and check that each run computes with the current weights, against
- * a double loop: with every transpose of either operand, on one thread and on two (a product
- * large enough to split over them). Batch-1 layers, which run as
- * matrix-vector products split over the threads instead, are checked the same way. Small integer
- * values keep every float32 sum exact, so results are compared exactly. */
+/* Products whose right-hand matrix is a variable or a constant that the computation does not write
+ * (a layer's weights at inference) keep that matrix packed from run to run. These tests change the
+ * weights between runs in every way a program can - ng_transformer_set_value(), a run of another
+ * computation assigning them, ng_transformer_load(), the computation's own assignment after the
+ * product (a training step, whose product goes to OpenBLAS today; the check holds whichever kernel
+ * takes it) - and check that each run computes with the current weights, against a double loop:
+ * with every transpose of either operand, on one thread and on two (a product large enough to
+ * split over them). Batch-1 layers, which run as matrix-vector products split over the threads
+ * instead, are checked the same way. Small integer values keep every float32 sum exact, so results
+ * are compared exactly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
