@@ -203,24 +203,29 @@ constexpr bool kFusedMultiplyAdd = !std::is_same_v<Arch, xsimd::sse2>;
 // instead (k ln2 is not rounded, and the float ln2 is 1.9e-9 off, so r is off by k 1.9e-9), for
 // callers that this error does not reach; unfused (SSE2), k ln2 would be rounded, so the two
 // parts stay.
+// Half: t is given as its half h = t / 2, and the results are 2^(k+1) and r / 2. Every constant is
+// the one above times a power of two (the bias 128 instead of 127), so k is the same and each
+// result is exactly the double or the half of the one above, bit for bit, without the operation
+// that would make t = h + h: one instruction fewer for tanh, whose expm1 takes 2|x|.
 template <class Arch>
 struct Ln2Reduced {
-    xsimd::batch<float, Arch> two_k;
-    xsimd::batch<float, Arch> r;
+    xsimd::batch<float, Arch> two_k;  // 2^k, or 2^(k+1) for Half
+    xsimd::batch<float, Arch> r;      // r, or r / 2 for Half
 };
-template <class Arch, bool OnePart = false>
+template <class Arch, bool OnePart = false, bool Half = false>
 inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
     using B = xsimd::batch<float, Arch>;
     using I = xsimd::batch<int32_t, Arch>;
-    const B magic(12582912.f + 127.f);
-    const B biased = multiply_add(t, B(1.44269504088896341f), magic);
+    constexpr float scale = Half ? 2.f : 1.f;  // of t's multiplier; r's constants are divided by it
+    const B magic(12582912.f + (Half ? 128.f : 127.f));
+    const B biased = multiply_add(t, B(scale * 1.44269504088896341f), magic);
     const B k = biased - magic;
     B r;
     if constexpr (OnePart && kFusedMultiplyAdd<Arch>) {
-        r = multiply_add(k, B(-0.693147180559945309f), t);
+        r = multiply_add(k, B(-0.693147180559945309f / scale), t);
     } else {
-        r = multiply_add(k, B(-0.693359375f), t);
-        r = multiply_add(k, B(2.12194440e-4f), r);
+        r = multiply_add(k, B(-0.693359375f / scale), t);
+        r = multiply_add(k, B(2.12194440e-4f / scale), r);
     }
     return {xsimd::bitwise_cast<B>(xsimd::bitwise_cast<I>(biased) << 23), r};
 }
@@ -231,32 +236,35 @@ inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
 // every value and selects). expm1(t): t = k ln2 + r with |r| <= ln2/2 and
 // expm1(t) = 2^k expm1(r) + (2^k - 1), expm1(r) = r + r^2 q(r) with q of degree 5 fitted for the
 // least largest relative error of expm1 over that interval (6e-9 with q's float coefficients;
-// the Taylor series needs degree 6). 2|x| is clamped to 40, where e / (e + 2) is already 1 in
+// the Taylor series needs degree 6). |x| is clamped to 20, where e / (e + 2) is already 1 in
 // float and 2^k stays finite. Within 2 ulp of tanh in double over a dense sweep of float32
 // (test_tanh_float_sweep).
 //
 // The reduction takes reduce_by_ln2's one part where multiply-adds are fused: r off by
 // k 1.9e-9 moves tanh by less than 0.1 ulp for every k (tanh depends less on e the larger e is).
 // The fitted q and the one-part reduction take 12% off the time of a vector of tanh on an
-// AVX-512 Zen 4 core.
+// AVX-512 Zen 4 core. The reduction is given |x| rather than 2|x| (reduce_by_ln2's Half), so the
+// polynomial runs on s = r / 2 and gives expm1(r) / 2 = s + s^2 2q(2s): q's coefficient of r^i
+// times 2^(i+1), each step the exact half or a power-of-two multiple of the step in r, so the
+// result is the same bits as from r with one instruction fewer.
 template <class Arch>
 inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
-    B a = xsimd::abs(x);
-    // min(40, NaN) is NaN: the x86 min returns its second operand when either is NaN, and NaN
+    // min(20, NaN) is NaN: the x86 min returns its second operand when either is NaN, and NaN
     // then flows through every step below.
-    const Ln2Reduced<Arch> red = reduce_by_ln2<Arch, true>(xsimd::min(B(40.f), a + a));
-    const B r = red.r;
-    // q by Estrin's scheme: three independent pairs of terms combined in r^2, so that the longest
-    // chain of dependent operations is three multiply-adds after r^2 instead of five.
-    const B r2 = r * r;
-    const B q45 = multiply_add(B(0x1.9fed72p-13f), r, B(0x1.6d42b0p-10f));
-    const B q23 = multiply_add(B(0x1.11119cp-7f), r, B(0x1.5554eap-5f));
-    const B q01 = multiply_add(B(0x1.555556p-3f), r, B(0.5f));
-    const B q = multiply_add(multiply_add(q45, r2, q23), r2, q01);
-    const B p = multiply_add(q, r2, r);  // expm1(r)
-    const B two_k = red.two_k;
-    B e = multiply_add(two_k, p, two_k - B(1.f));
+    const Ln2Reduced<Arch> red =
+        reduce_by_ln2<Arch, true, true>(xsimd::min(B(20.f), xsimd::abs(x)));
+    const B s = red.r;
+    // 2q(2s) by Estrin's scheme: three independent pairs of terms combined in s^2, so that the
+    // longest chain of dependent operations is three multiply-adds after s^2 instead of five.
+    const B s2 = s * s;
+    const B q45 = multiply_add(B(0x1.9fed72p-7f), s, B(0x1.6d42b0p-5f));
+    const B q23 = multiply_add(B(0x1.11119cp-3f), s, B(0x1.5554eap-2f));
+    const B q01 = multiply_add(B(0x1.555556p-1f), s, B(1.f));
+    const B q = multiply_add(multiply_add(q45, s2, q23), s2, q01);
+    const B half_p = multiply_add(q, s2, s);  // expm1(r) / 2
+    const B two_k1 = red.two_k;               // 2^(k+1)
+    B e = multiply_add(two_k1, half_p, multiply_add(two_k1, B(0.5f), B(-1.f)));
     // e / (e + 2) has its sign bit clear (e >= +0, and a NaN from |x| keeps a clear sign), so
     // x's sign goes on with one xor: copysign would clear the bit first.
     return (e / (e + B(2.f))) ^ (x & B(-0.f));
