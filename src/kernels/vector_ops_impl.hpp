@@ -9,6 +9,8 @@
 // before it reaches a table.
 #pragma once
 
+// Every intrinsic, whatever this file's flags: load_first and store_first name AVX2 and AVX-512.
+#include <immintrin.h>
 #include <xsimd/xsimd.hpp>
 
 #include <cmath>
@@ -43,6 +45,58 @@ inline void with_steps(int a_step, int b_step, Body &&body) {
         body(std::false_type{}, std::false_type{});
 }
 
+// The first n (0 < n < W) elements at p as a vector whose other lanes are zero, and the store of
+// a vector's first n lanes: masked loads and stores on AVX2 and AVX-512, whose masked-off lanes
+// are neither read nor written (nothing past the array's end is touched), a padded copy on SSE2.
+// A tail of a few values takes a handful of instructions instead of two copy loops.
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> load_first(const T *p, int64_t n) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr bool is_float = std::is_same_v<T, float>;
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
+        if constexpr (is_float)
+            return _mm512_maskz_loadu_ps(__mmask16((1u << n) - 1), p);
+        else
+            return _mm512_maskz_loadu_pd(__mmask8((1u << n) - 1), p);
+    } else if constexpr (std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>) {
+        if constexpr (is_float) {
+            const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            return _mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), lanes));
+        } else {
+            const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
+            return _mm256_maskload_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lanes));
+        }
+    } else {
+        alignas(64) T lanes[B::size] = {};
+        for (int64_t j = 0; j < n; ++j) lanes[j] = p[j];
+        return B::load_aligned(lanes);
+    }
+}
+
+template <class Arch, class T>
+inline void store_first(T *p, int64_t n, xsimd::batch<T, Arch> v) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr bool is_float = std::is_same_v<T, float>;
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
+        if constexpr (is_float)
+            _mm512_mask_storeu_ps(p, __mmask16((1u << n) - 1), v);
+        else
+            _mm512_mask_storeu_pd(p, __mmask8((1u << n) - 1), v);
+    } else if constexpr (std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>) {
+        if constexpr (is_float) {
+            const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            _mm256_maskstore_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), lanes), v);
+        } else {
+            const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
+            _mm256_maskstore_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lanes), v);
+        }
+    } else {
+        alignas(64) T lanes[B::size];
+        v.store_aligned(lanes);
+        for (int64_t j = 0; j < n; ++j) p[j] = lanes[j];
+    }
+}
+
 template <class Arch, class T, class F>
 inline void map_unary(int64_t n, const T *x, T *out, F f) {
     using B = xsimd::batch<T, Arch>;
@@ -50,12 +104,9 @@ inline void map_unary(int64_t n, const T *x, T *out, F f) {
     int64_t i = 0;
     for (; i + W <= n; i += W) f(B::load_unaligned(x + i)).store_unaligned(out + i);
     if (i == n) return;
-    // The tail goes through the same vector code on a zero-padded copy, so every element gets the
-    // same rounding whatever its position.
-    alignas(64) T tail[W] = {};
-    for (int64_t j = 0; i + j < n; ++j) tail[j] = x[i + j];
-    f(B::load_unaligned(tail)).store_unaligned(tail);
-    for (int64_t j = 0; i + j < n; ++j) out[i + j] = tail[j];
+    // The tail goes through the same vector code, zero-padded, so every element gets the same
+    // rounding whatever its position.
+    store_first<Arch>(out + i, n - i, f(load_first<Arch>(x + i, n - i)));
 }
 
 // The loop bodies below copy the pointers and the length into locals first: xsimd's stores go
@@ -80,14 +131,13 @@ inline void map_binary(int64_t n, const T *a, int a_step, const T *b, int b_step
         for (; i + W <= len; i += W)
             f(load(pa, i, a_array), load(pb, i, b_array)).store_unaligned(po + i);
         if (i == len) return;
-        alignas(64) T ta[W] = {};
-        alignas(64) T tb[W] = {};
-        for (int64_t j = 0; i + j < len; ++j) {
-            ta[j] = a_array ? pa[i + j] : *pa;
-            tb[j] = b_array ? pb[i + j] : *pb;
-        }
-        f(B::load_unaligned(ta), B::load_unaligned(tb)).store_unaligned(ta);
-        for (int64_t j = 0; i + j < len; ++j) po[i + j] = ta[j];
+        auto load_tail = [&](const T *p, auto is_array) {
+            if constexpr (decltype(is_array)::value)
+                return load_first<Arch>(p + i, len - i);
+            else
+                return B(*p);
+        };
+        store_first<Arch>(po + i, len - i, f(load_tail(pa, a_array), load_tail(pb, b_array)));
     });
 }
 
