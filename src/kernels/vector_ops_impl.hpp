@@ -49,23 +49,32 @@ inline void with_steps(int a_step, int b_step, Body &&body) {
 // a vector's first n lanes: masked loads and stores on AVX2 and AVX-512, whose masked-off lanes
 // are neither read nor written (nothing past the array's end is touched), a padded copy on SSE2.
 // A tail of a few values takes a handful of instructions instead of two copy loops.
+// first_lanes: the masks of the first n lanes, an AVX2 vector of all-ones lanes or AVX-512 bits.
+template <class Arch, class T>
+inline auto first_lanes(int64_t n) {
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>)
+        return (1u << n) - 1;
+    else if constexpr (std::is_same_v<T, float>)
+        return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)),
+                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    else
+        return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
 template <class Arch, class T>
 inline xsimd::batch<T, Arch> load_first(const T *p, int64_t n) {
     using B = xsimd::batch<T, Arch>;
     constexpr bool is_float = std::is_same_v<T, float>;
     if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
         if constexpr (is_float)
-            return _mm512_maskz_loadu_ps(__mmask16((1u << n) - 1), p);
+            return _mm512_maskz_loadu_ps(__mmask16(first_lanes<Arch, T>(n)), p);
         else
-            return _mm512_maskz_loadu_pd(__mmask8((1u << n) - 1), p);
+            return _mm512_maskz_loadu_pd(__mmask8(first_lanes<Arch, T>(n)), p);
     } else if constexpr (std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>) {
-        if constexpr (is_float) {
-            const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            return _mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), lanes));
-        } else {
-            const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
-            return _mm256_maskload_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lanes));
-        }
+        if constexpr (is_float)
+            return _mm256_maskload_ps(p, first_lanes<Arch, T>(n));
+        else
+            return _mm256_maskload_pd(p, first_lanes<Arch, T>(n));
     } else {
         alignas(64) T lanes[B::size] = {};
         for (int64_t j = 0; j < n; ++j) lanes[j] = p[j];
@@ -79,17 +88,14 @@ inline void store_first(T *p, int64_t n, xsimd::batch<T, Arch> v) {
     constexpr bool is_float = std::is_same_v<T, float>;
     if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
         if constexpr (is_float)
-            _mm512_mask_storeu_ps(p, __mmask16((1u << n) - 1), v);
+            _mm512_mask_storeu_ps(p, __mmask16(first_lanes<Arch, T>(n)), v);
         else
-            _mm512_mask_storeu_pd(p, __mmask8((1u << n) - 1), v);
+            _mm512_mask_storeu_pd(p, __mmask8(first_lanes<Arch, T>(n)), v);
     } else if constexpr (std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>) {
-        if constexpr (is_float) {
-            const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            _mm256_maskstore_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), lanes), v);
-        } else {
-            const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
-            _mm256_maskstore_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lanes), v);
-        }
+        if constexpr (is_float)
+            _mm256_maskstore_ps(p, first_lanes<Arch, T>(n), v);
+        else
+            _mm256_maskstore_pd(p, first_lanes<Arch, T>(n), v);
     } else {
         alignas(64) T lanes[B::size];
         v.store_aligned(lanes);
