@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -101,6 +102,56 @@ inline void store_first(T *p, int64_t n, xsimd::batch<T, Arch> v) {
         v.store_aligned(lanes);
         for (int64_t j = 0; j < n; ++j) p[j] = lanes[j];
     }
+}
+
+// v's first n (0 < n < W) lanes, the others `fill`: a tail's padding set to what the code after
+// it needs (a max's -inf, zeros in a sum). A blend on AVX2, a masked move on AVX-512.
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> keep_first(xsimd::batch<T, Arch> v, int64_t n, T fill) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr bool is_float = std::is_same_v<T, float>;
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
+        if constexpr (is_float)
+            return _mm512_mask_mov_ps(B(fill), __mmask16(first_lanes<Arch, T>(n)), v);
+        else
+            return _mm512_mask_mov_pd(B(fill), __mmask8(first_lanes<Arch, T>(n)), v);
+    } else if constexpr (std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>) {
+        if constexpr (is_float)
+            return _mm256_blendv_ps(B(fill), v, _mm256_castsi256_ps(first_lanes<Arch, T>(n)));
+        else
+            return _mm256_blendv_pd(B(fill), v, _mm256_castsi256_pd(first_lanes<Arch, T>(n)));
+    } else {
+        alignas(64) T lanes[B::size];
+        v.store_aligned(lanes);
+        for (int64_t j = n; j < int64_t(B::size); ++j) lanes[j] = fill;
+        return B::load_aligned(lanes);
+    }
+}
+
+// The first n (0 < n < W) elements at p with the other lanes `fill`, reading only those n.
+template <class Arch, class T>
+inline xsimd::batch<T, Arch> load_first_or(const T *p, int64_t n, T fill) {
+    using B = xsimd::batch<T, Arch>;
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) {
+        if constexpr (std::is_same_v<T, float>)
+            return _mm512_mask_loadu_ps(B(fill), __mmask16(first_lanes<Arch, T>(n)), p);
+        else
+            return _mm512_mask_loadu_pd(B(fill), __mmask8(first_lanes<Arch, T>(n)), p);
+    } else {
+        return keep_first<Arch>(load_first<Arch>(p, n), n, fill);
+    }
+}
+
+// The lanes of v folded by op halves onto halves, ((0 1) (2 3)) ...: for sums, the pairwise order
+// of the lanes; for a max or a min of lanes without NaN, any order gives the same value.
+template <class Arch, class T, class Op>
+inline T fold_lanes(xsimd::batch<T, Arch> v, Op op) {
+    constexpr int64_t W = xsimd::batch<T, Arch>::size;
+    alignas(64) T lanes[W];
+    v.store_aligned(lanes);
+    for (int64_t width = W / 2; width >= 1; width /= 2)
+        for (int64_t j = 0; j < width; ++j) lanes[j] = op(lanes[j], lanes[j + width]);
+    return lanes[0];
 }
 
 template <class Arch, class T, class F>
@@ -554,20 +605,16 @@ inline RowRange<T> row_range_finishing(const T *x, int64_t n, FinishVector finis
         hi0 = xsimd::max(a, hi0);
         if constexpr (kMin) lo0 = xsimd::min(a, lo0);
     }
-    alignas(64) T his[W], los[W];
-    xsimd::max(hi0, hi1).store_aligned(his);
-    RowRange<T> r{his[0], -inf};
-    for (int64_t j = 1; j < W; ++j) r.max = his[j] > r.max ? his[j] : r.max;
-    if constexpr (kMin) {
-        xsimd::min(lo0, lo1).store_aligned(los);
-        r.min = los[0];
-        for (int64_t j = 1; j < W; ++j) r.min = los[j] < r.min ? los[j] : r.min;
+    if (i < n) {  // the tail padded with values that change neither the max nor the min
+        hi1 = xsimd::max(load_first_or<Arch>(x + i, n - i, -inf), hi1);
+        if constexpr (kMin) lo1 = xsimd::min(load_first_or<Arch>(x + i, n - i, inf), lo1);
+        for (; i < n; ++i) finish_one(i);
     }
-    for (; i < n; ++i) {
-        finish_one(i);
-        r.max = x[i] > r.max ? x[i] : r.max;
-        if constexpr (kMin) r.min = x[i] < r.min ? x[i] : r.min;
-    }
+    // The accumulators hold no NaN, so the order the lanes are folded in does not matter.
+    const auto max = [](T a, T b) { return b > a ? b : a; };
+    const auto min = [](T a, T b) { return b < a ? b : a; };
+    RowRange<T> r{fold_lanes<Arch>(xsimd::max(hi0, hi1), max), -inf};
+    if constexpr (kMin) r.min = fold_lanes<Arch>(xsimd::min(lo0, lo1), min);
     return r;
 }
 
@@ -657,22 +704,14 @@ inline T row_exp_sum_storing(const T *x, int64_t n, T m, T *e, const T *fetch, c
             s += v;
         }
         if (i < n) {
-            alignas(64) T tail[W];
-            for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : m;
-            row_exp<Arch, T, Kind>(B::load_aligned(tail) - shift).store_aligned(tail);
-            for (int64_t j = n - i; j < W; ++j) tail[j] = T(0);
-            if constexpr (kStores)
-                for (int64_t j = 0; i + j < n; ++j) e[i + j] = tail[j];
-            s += B::load_aligned(tail);
+            const B v = keep_first<Arch>(
+                row_exp<Arch, T, Kind>(load_first_or<Arch>(x + i, n - i, m) - shift), n - i, T(0));
+            if constexpr (kStores) store_first<Arch>(e + i, n - i, v);
+            s += v;
         }
         blocks.add(s);
     }
-    alignas(64) T lanes[W];
-    blocks.total().store_aligned(lanes);
-    // The lanes pairwise too: ((0 1) (2 3)) ...
-    for (int64_t width = W / 2; width >= 1; width /= 2)
-        for (int64_t j = 0; j < width; ++j) lanes[j] = lanes[j] + lanes[j + width];
-    return lanes[0];
+    return fold_lanes<Arch>(blocks.total(), std::plus<T>());  // the lanes pairwise too
 }
 
 // row_exp_sum_storing with kStores set from e: a test of e in the loop made a softmax of 128 rows
@@ -1276,11 +1315,7 @@ T reduce_block(const T *x, int64_t n) {
             acc3 = op(acc3, vector(i / W + 3));
         }
         for (; i + W <= n; i += W) acc0 = op(acc0, vector(i / W));
-        if (i < n) {
-            alignas(64) T tail[W];
-            for (int64_t j = 0; j < W; ++j) tail[j] = i + j < n ? x[i + j] : identity;
-            acc1 = op(acc1, B::load_unaligned(tail));
-        }
+        if (i < n) acc1 = op(acc1, load_first_or<Arch>(x + i, n - i, identity));
         return op(op(acc0, acc1), op(acc2, acc3));
     };
     B acc;
@@ -1340,11 +1375,7 @@ void cascade_sums(const T *const *x, int64_t n, T *sums) {
         B rest = zero;
         int64_t j = i;
         for (; j + W <= n; j += W) rest += B::load_unaligned(x[k] + j);
-        if (j < n) {
-            alignas(64) T tail[W];
-            for (int64_t t = 0; t < W; ++t) tail[t] = j + t < n ? x[k][j + t] : T(0);
-            rest += B::load_aligned(tail);
-        }
+        if (j < n) rest += load_first<Arch>(x[k] + j, n - j);
         // xsimd's hadd adds halves to halves: a tree over the lanes too.
         sums[k] = xsimd::hadd(((level[k][0] + level[k][1]) + (level[k][2] + level[k][3])) + rest);
     }
@@ -1505,14 +1536,15 @@ __attribute__((always_inline)) inline void each_vector(F &&f, std::index_sequenc
     (f(std::integral_constant<size_t, k>{}), ...);
 }
 
-// The rows Lo..Hi-1 at i combined pairwise: ((r0 r1) (r2 r3)) for four, (r0 r1) r2 for three.
-template <class B, int32_t Lo, int32_t Hi, class T, class Op>
-B combine_rows(const T *const *rows, int64_t i, Op op) {
+// The vectors load(rows[Lo]) .. load(rows[Hi - 1]) combined pairwise: ((r0 r1) (r2 r3)) for four,
+// (r0 r1) r2 for three.
+template <int32_t Lo, int32_t Hi, class T, class Op, class Load>
+auto combine_rows(const T *const *rows, Op op, Load load) {
     if constexpr (Hi - Lo == 1) {
-        return B::load_unaligned(rows[Lo] + i);
+        return load(rows[Lo]);
     } else {
         constexpr int32_t Mid = Lo + (Hi - Lo + 1) / 2;
-        return op(combine_rows<B, Lo, Mid>(rows, i, op), combine_rows<B, Mid, Hi>(rows, i, op));
+        return op(combine_rows<Lo, Mid>(rows, op, load), combine_rows<Mid, Hi>(rows, op, load));
     }
 }
 
@@ -1530,19 +1562,14 @@ void accumulate_rows_of(int64_t n, const T *const *rows, T *acc) {
     for (int32_t r = 0; r < Count; ++r) row[r] = rows[r];
     int64_t i = 0;
     for (; i + W <= n; i += W)
-        op(B::load_unaligned(acc + i), combine_rows<B, 0, Count>(row, i, op))
+        op(B::load_unaligned(acc + i),
+           combine_rows<0, Count>(row, op, [i](const T *p) { return B::load_unaligned(p + i); }))
             .store_unaligned(acc + i);
     if (i == n) return;
-    // The tail through the same vector code on padded copies, as map_binary does.
-    alignas(64) T tail[W] = {};
-    alignas(64) T pad[Count][W] = {};
-    for (int32_t r = 0; r < Count; ++r) {
-        for (int64_t j = 0; i + j < n; ++j) pad[r][j] = row[r][i + j];
-        row[r] = pad[r];
-    }
-    for (int64_t j = 0; i + j < n; ++j) tail[j] = acc[i + j];
-    op(B::load_aligned(tail), combine_rows<B, 0, Count>(row, 0, op)).store_aligned(tail);
-    for (int64_t j = 0; i + j < n; ++j) acc[i + j] = tail[j];
+    // The tail through the same vector code, as map_binary's.
+    const int64_t m = n - i;
+    const auto first = [i, m](const T *p) { return load_first<Arch>(p + i, m); };
+    store_first<Arch>(acc + i, m, op(first(acc), combine_rows<0, Count>(row, op, first)));
 }
 
 // acc[i] = f(acc[i], f over rows[0..count)[i], combined pairwise) for 1 to kMaxAccumulateRows
@@ -1895,7 +1922,8 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
         whole_blocks(std::integral_constant<ChainOut, ChainOut::Store>{});
     }
     // The rest one vector at a time (short rows are common: a [128, 10] tile is 10 values), the
-    // last values through the same code on a zero-padded copy of one vector of each array.
+    // last values through the same code on a zero-padded copy of one vector of each array (its
+    // leaves read memory), loaded with load_first.
     for (; i + W <= len; i += W) {
         if constexpr (Sum) {
             alignas(64) T values[W];
@@ -1907,19 +1935,18 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
         for (int32_t l = 0; l < input_count; ++l) leaf[l] += advance[l] ? W : 0;
     }
     if (i < len) {
+        const int64_t m = len - i;
         for (int32_t l = 0; l < input_count; ++l) {
             if (!advance[l]) continue;
-            for (int64_t j = 0; j < W; ++j) blocks[l][j] = i + j < len ? inputs[l][i + j] : T(0);
+            load_first<Arch>(inputs[l] + i, m).store_aligned(blocks[l]);
             leaf[l] = blocks[l];
         }
         alignas(64) T tail[W];
         chain_block<Arch, 1>(code, count, leaf, blocks[0], tail);
-        if constexpr (Sum) {
-            for (int64_t j = len - i; j < W; ++j) tail[j] = T(0);  // the padding's values
-            total += B::load_aligned(tail);
-        } else {
-            for (int64_t j = 0; i + j < len; ++j) po[i + j] = tail[j];
-        }
+        if constexpr (Sum)
+            total += keep_first<Arch>(B::load_aligned(tail), m, T(0));  // the padding's are 0
+        else
+            store_first<Arch>(po + i, m, B::load_aligned(tail));
     }
     if constexpr (Sum) out[0] = xsimd::hadd(total);
 }

@@ -6,9 +6,6 @@
 // operations on float operands are exact in double, and pow goes through libm in both);
 // kMathUlps for exp, log, sin, cos, tanh and sigmoid (polynomial approximations; float32 tanh
 // also over a dense sweep of its domain, to kTanhFloatUlps).
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "test_kernels_support.hpp"
 
 using namespace ng::kernels;
@@ -201,62 +198,6 @@ void test_binary_vs_reference(void **) {
                                         label(t, fn_name(f), dt, n) + " steps " +
                                             std::to_string(steps[0]) + std::to_string(steps[1]));
                     }
-}
-
-// n values that end where an inaccessible page begins: a kernel that reads or writes one element
-// past the end crashes the test.
-template <class T>
-class PageEndArray {
-public:
-    explicit PageEndArray(int64_t n) : page_(size_t(sysconf(_SC_PAGESIZE))) {
-        void *m =
-            mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) fail_msg("mmap failed");
-        base_ = static_cast<char *>(m);
-        if (mprotect(base_ + page_, page_, PROT_NONE) != 0) fail_msg("mprotect failed");
-        data_ = reinterpret_cast<T *>(base_ + page_) - n;
-    }
-    PageEndArray(const PageEndArray &) = delete;
-    PageEndArray &operator=(const PageEndArray &) = delete;
-    ~PageEndArray() { munmap(base_, 2 * page_); }
-    T *data() { return data_; }
-
-private:
-    size_t page_;
-    char *base_;
-    T *data_;
-};
-
-// The tails of the vector loops (every length up to two of the widest vectors past a multiple of
-// it) read and write only the array: masked loads and stores on AVX2 and AVX-512.
-template <class T>
-void check_tails_at_page_end(const VectorTable *t, DType dt) {
-    for (int64_t n = 1; n <= 33; ++n) {
-        PageEndArray<T> a(n), b(n), out(n);
-        for (int64_t i = 0; i < n; ++i) a.data()[i] = T(i + 1), b.data()[i] = T(2 * i + 1);
-        t->unary(UnaryFn::Negative, dt, n, a.data(), out.data());
-        for (int64_t i = 0; i < n; ++i)
-            if (out.data()[i] != -T(i + 1))
-                fail_msg("%s negative, n %lld: element %lld is %g", t->name, (long long)n,
-                         (long long)i, double(out.data()[i]));
-        for (int b_step : {1, 0}) {
-            t->binary(BinaryFn::Add, dt, n, a.data(), 1, b.data(), b_step, out.data());
-            for (int64_t i = 0; i < n; ++i) {
-                T want = T(i + 1) + (b_step ? T(2 * i + 1) : T(1));
-                if (out.data()[i] != want)
-                    fail_msg("%s add (b step %d), n %lld: element %lld is %g, want %g", t->name,
-                             b_step, (long long)n, (long long)i, double(out.data()[i]),
-                             double(want));
-            }
-        }
-    }
-}
-
-void test_elementwise_tails_at_page_end(void **) {
-    for (auto *t : kt::tables()) {
-        check_tails_at_page_end<float>(t, NG_FLOAT32);
-        check_tails_at_page_end<double>(t, NG_FLOAT64);
-    }
 }
 
 template <class T>
@@ -1324,7 +1265,6 @@ int main() {
         cmocka_unit_test(test_unary_integer_vs_reference),
         cmocka_unit_test(test_unary_hand_values),
         cmocka_unit_test(test_binary_vs_reference),
-        cmocka_unit_test(test_elementwise_tails_at_page_end),
         cmocka_unit_test(test_binary_hand_values),
         cmocka_unit_test(test_compare_vs_reference_and_hand),
         cmocka_unit_test(test_select_vs_reference_and_hand),
