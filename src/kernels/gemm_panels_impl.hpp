@@ -31,15 +31,12 @@ constexpr int32_t panel_width() {
     return int32_t(2 * xsimd::batch<float, Arch>::size);
 }
 
-// The first `valid` of a vector's values at `from` (the rest 0).
+// The first `valid` (1 to W) of a vector's values at `from` (the rest 0), reading only those.
 template <class Arch>
 inline xsimd::batch<float, Arch> load_part(const float *from, int32_t valid) {
     using B = xsimd::batch<float, Arch>;
-    constexpr int32_t W = int32_t(B::size);
-    if (valid == W) return B::load_unaligned(from);
-    alignas(64) float part[W];
-    for (int32_t j = 0; j < W; ++j) part[j] = j < valid ? from[j] : 0.0f;
-    return B::load_aligned(part);
+    if (valid == int32_t(B::size)) return B::load_unaligned(from);
+    return load_first<Arch>(from, valid);
 }
 
 // C's row `out` (its first `valid` columns of one vector) = alpha * sum (+ bias) (+ beta * C),
@@ -49,18 +46,15 @@ inline void store_panel_vector(xsimd::batch<float, Arch> sum, const PanelProduct
                                int32_t column, int32_t valid) {
     using B = xsimd::batch<float, Arch>;
     constexpr int32_t W = int32_t(B::size);
-    alignas(64) float part[W];
     B result = B(p.alpha) * sum;
     if (p.bias) result += load_part<Arch>(p.bias + column, valid);
     // beta = 0 ignores C, NaNs included, as BLAS does.
     if (p.beta != 0.0f) result = multiply_add(B(p.beta), load_part<Arch>(out, valid), result);
     if (p.relu) result = xsimd::select(result < B(0.0f), B(0.0f), result);  // NaN stays NaN
-    if (valid == W) {
+    if (valid == W)
         result.store_unaligned(out);
-    } else {
-        result.store_aligned(part);
-        for (int32_t j = 0; j < valid; ++j) out[j] = part[j];
-    }
+    else
+        store_first<Arch>(out, valid, result);  // a partial panel's last columns
 }
 
 // Rows [row, row + Rows) of C over the panel's first Vectors vectors.

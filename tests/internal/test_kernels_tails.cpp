@@ -3,7 +3,8 @@
 // For every table this CPU runs, float and double, every length up to two of the widest vectors
 // past a multiple of it, with each array ending where an inaccessible page begins: the unary and
 // binary passes, reductions (whole arrays, rows in tiles, rows accumulated), softmax and
-// log-softmax rows, and chains (stored and summed). The values are checked against sums, maxima,
+// log-softmax rows, chains (stored and summed), and the packed product's partial panels (the
+// bias and C's last columns). The values are checked against sums, maxima,
 // products and softmaxes worked out here, whose inputs put the extreme value in the tail: a tail
 // padded with the wrong value (a zero in a max of negative values or in a product) shows.
 #include <sys/mman.h>
@@ -244,6 +245,48 @@ void test_chain_tails_at_page_end(void **) {
     }
 }
 
+// One packed panel of every width up to the table's, three rows of C one after another ending at
+// the page, with a bias of `cols` values ending at its page: C = A P + bias (+ C), exact integers.
+void test_panel_tails_at_page_end(void **) {
+    for (auto *t : kt::tables()) {
+        if (!t->gemm_panel) continue;  // SSE2: OpenBLAS
+        const int64_t rows = 3, depth = 4, width = t->panel_width;
+        for (int32_t cols = 1; cols <= width; ++cols) {
+            PageEndArray<float> a(rows * depth), bias(cols), c(rows * cols);
+            alignas(64) float packed[4 * 64] = {};
+            for (int64_t d = 0; d < depth; ++d)
+                for (int32_t j = 0; j < cols; ++j) packed[d * width + j] = float(d + j);
+            for (int64_t i = 0; i < rows * depth; ++i) a.data()[i] = float(i % 5);
+            for (int32_t j = 0; j < cols; ++j) bias.data()[j] = float(10 * j);
+            for (float beta : {0.0f, 1.0f}) {
+                for (int64_t i = 0; i < rows * cols; ++i) c.data()[i] = 1000.0f;
+                PanelProduct pp;
+                pp.rows = rows;
+                pp.depth = depth;
+                pp.cols = cols;
+                pp.a = a.data();
+                pp.lda = depth;
+                pp.panel = packed;
+                pp.beta = beta;
+                pp.bias = bias.data();
+                pp.c = c.data();
+                pp.ldc = cols;
+                t->gemm_panel(pp);
+                for (int64_t i = 0; i < rows; ++i)
+                    for (int32_t j = 0; j < cols; ++j) {
+                        double want = 10.0 * j + beta * 1000.0;
+                        for (int64_t d = 0; d < depth; ++d)
+                            want += double((i * depth + d) % 5) * double(d + j);
+                        const double got = c.data()[i * cols + j];
+                        if (got != want)
+                            fail_msg("%s gemm_panel, %d columns, beta %g: C[%lld][%d] %g, want %g",
+                                     t->name, cols, double(beta), (long long)i, j, got, want);
+                    }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -252,6 +295,7 @@ int main() {
         cmocka_unit_test(test_reduction_tails_at_page_end),
         cmocka_unit_test(test_softmax_tails_at_page_end),
         cmocka_unit_test(test_chain_tails_at_page_end),
+        cmocka_unit_test(test_panel_tails_at_page_end),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
