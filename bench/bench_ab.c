@@ -12,14 +12,18 @@
  * same arrays (ng_tensor_wrap, borrowed); where the result has the inputs' size (tanh_fma,
  * softmax) it goes into a wrapped output array.
  *
- *     bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] [--quick] LIBRARY...
+ *     bench_ab [--threads N] [--reps N] [--runs N] [--only WORKLOAD] [--offset BYTES]
+ *              [--shape ROWS,COLS] [--quick] LIBRARY...
  *
  * WORKLOAD: l2_diff (sum((x - y)^2) over 2^24 floats), sum_axis0 or sum_axis1 (a 4096 x 4096
  * float matrix summed over one axis), tanh_fma (tanh(a * b + c) * 0.5 + a over 2^24 floats into
  * d), softmax (along each row of a 4096 x 1024 float matrix, into a second one); default
  * sum_axis1. BYTES (a multiple of 4 below 64, default 0): every array starts that many bytes past a
  * 64-byte boundary, as a NumPy array's data, 16 bytes into its allocation, commonly does. --quick
- * takes bench_transformer --quick's small sizes: a smoke test, not a measurement. Prints
+ * takes bench_transformer --quick's small sizes: a smoke test, not a measurement. --shape gives
+ * the matrix of softmax, sum_axis0 and sum_axis1 another shape (a network's logits, 128,10, say),
+ * and --runs N (default 1) times N runs of each build, and N of the bound, as one rep, for
+ * workloads too short to time one run at a time (the figures are per run). Prints
  * one JSON line for the bound ("read", "fma3" or "copy") and one per build:
  * median and best milliseconds per run, the median over the reps of the bound's time over the
  * build's (percent_of_bound), and its last rep's result checked against a scalar double
@@ -53,6 +57,8 @@ typedef struct build {
 
 typedef struct options {
     int32_t threads, reps, offset; /* offset: bytes past a 64-byte boundary of every array */
+    int32_t runs;                  /* runs of each build (and of the bound) per rep */
+    int64_t rows, cols;            /* --shape: the 2-D workloads' matrix, 0 for their own */
     const char *workload;
     int quick; /* bench_transformer --quick's sizes */
 } options_t;
@@ -170,9 +176,10 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
         if (ms[r] < best) best = ms[r];
     printf(
         "{\"impl\": \"%s\", \"workload\": \"%s\", \"threads\": %d, \"reps\": %d, "
-        "\"offset\": %d, \"median_ms\": %.4f, \"best_ms\": %.4f",
-        impl, opt->workload, opt->threads, opt->reps, opt->offset,
+        "\"runs\": %d, \"offset\": %d, \"median_ms\": %.6f, \"best_ms\": %.6f",
+        impl, opt->workload, opt->threads, opt->reps, opt->runs, opt->offset,
         bench_median(ms, (size_t)opt->reps), best);
+    if (opt->rows) printf(", \"shape\": [%lld, %lld]", (long long)opt->rows, (long long)opt->cols);
     if (ratio) {
         printf(", \"percent_of_bound\": %.1f", 100 * bench_median(ratio, (size_t)opt->reps));
         printf(", \"check\": %.3g", check);
@@ -181,7 +188,7 @@ static void print_line(const char *impl, const options_t *opt, double *ms, doubl
 }
 
 static int parse(int argc, char **argv, options_t *opt, int *first_library) {
-    *opt = (options_t){.threads = 1, .reps = 100, .offset = 0, .workload = "sum_axis1"};
+    *opt = (options_t){.threads = 1, .reps = 100, .runs = 1, .offset = 0, .workload = "sum_axis1"};
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; ++i) {
         const char *name = argv[i];
@@ -199,20 +206,31 @@ static int parse(int argc, char **argv, options_t *opt, int *first_library) {
             opt->workload = value;
         else if (strcmp(name, "--offset") == 0)
             opt->offset = atoi(value);
-        else
+        else if (strcmp(name, "--runs") == 0)
+            opt->runs = atoi(value);
+        else if (strcmp(name, "--shape") == 0) {
+            char *end;
+            opt->rows = strtoll(value, &end, 10);
+            opt->cols = *end == ',' ? strtoll(end + 1, &end, 10) : 0;
+            if (*end != '\0' || opt->rows < 1 || opt->cols < 1)
+                return fail("--shape takes two positive lengths, ROWS,COLS, not", value);
+        } else
             return fail("unknown option", name);
     }
-    if (opt->threads < 1 || opt->reps < 1 || opt->reps > MAX_REPS)
-        return fail("--threads and --reps must be positive (reps at most 10000)", NULL);
+    if (opt->threads < 1 || opt->reps < 1 || opt->reps > MAX_REPS || opt->runs < 1)
+        return fail("--threads, --reps and --runs must be positive (reps at most 10000)", NULL);
     if (opt->offset < 0 || opt->offset >= 64 || opt->offset % 4 != 0)
         return fail("--offset takes a multiple of 4 from 0 to 60", NULL);
     if (!find_workload(opt->workload))
         return fail("--only takes l2_diff, sum_axis0, sum_axis1, tanh_fma or softmax, not",
                     opt->workload);
+    if (opt->rows &&
+        (strcmp(opt->workload, "l2_diff") == 0 || strcmp(opt->workload, "tanh_fma") == 0))
+        return fail("--shape is for softmax, sum_axis0 and sum_axis1, not", opt->workload);
     if (i >= argc || argc - i > MAX_BUILDS)
         return fail(
-            "usage: bench_ab [--threads N] [--reps N] [--only WORKLOAD] [--offset BYTES] "
-            "[--quick] LIBRARY... "
+            "usage: bench_ab [--threads N] [--reps N] [--runs N] [--only WORKLOAD] "
+            "[--offset BYTES] [--shape ROWS,COLS] [--quick] LIBRARY... "
             "(one to eight libraries)",
             NULL);
     *first_library = i;
@@ -230,6 +248,10 @@ int main(int argc, char **argv) {
     bench_sizes_t sizes;
     bench_sizes_init(&sizes, opt.quick);
     job.reference->describe_inputs(&sizes, job.shapes);
+    if (opt.rows) {
+        job.shapes[0].dims[0] = opt.rows;
+        job.shapes[0].dims[1] = opt.cols;
+    }
     const workload_t *w = job.w;
     const int32_t inputs = job.reference->num_inputs, count = inputs + w->output;
     int64_t n = 1; /* floats per array */
@@ -249,20 +271,27 @@ int main(int argc, char **argv) {
     volatile float sink = 0;
     for (int32_t r = 0; r < opt.reps && !status; ++r) {
         int64_t t0 = bench_now_ns();
-        if (w->bound == BOUND_FMA3)
-            bench_fma3(arrays[inputs], arrays[0], arrays[1], arrays[2], n);
-        else if (w->bound == BOUND_COPY)
-            bench_copy(arrays[inputs], arrays[0], n);
-        else
-            for (int32_t i = 0; i < inputs; ++i) sink += bench_read_sum(arrays[i], n);
-        bound_ms[r] = (double)(bench_now_ns() - t0) / 1e6;
+        for (int32_t run = 0; run < opt.runs; ++run)
+            if (w->bound == BOUND_FMA3)
+                bench_fma3(arrays[inputs], arrays[0], arrays[1], arrays[2], n);
+            else if (w->bound == BOUND_COPY)
+                bench_copy(arrays[inputs], arrays[0], n);
+            else
+                for (int32_t i = 0; i < inputs; ++i) sink += bench_read_sum(arrays[i], n);
+        bound_ms[r] = (double)(bench_now_ns() - t0) / 1e6 / opt.runs;
         for (int k = 0; k < builds && !status; ++k) {
             ng_tensor_t *out = b[k].output; /* written in place, or NULL for a new result */
             t0 = bench_now_ns();
-            if (b[k].api->computation_run(b[k].computation, b[k].inputs, b[k].num_inputs, &out,
-                                          1) != NG_OK)
-                status = fail("computation_run failed", b[k].api->last_error());
-            b[k].ms[r] = (double)(bench_now_ns() - t0) / 1e6;
+            for (int32_t run = 0; run < opt.runs && !status; ++run) {
+                if (run > 0 && !b[k].output) { /* the run before's new result */
+                    b[k].api->tensor_release(out);
+                    out = NULL;
+                }
+                if (b[k].api->computation_run(b[k].computation, b[k].inputs, b[k].num_inputs, &out,
+                                              1) != NG_OK)
+                    status = fail("computation_run failed", b[k].api->last_error());
+            }
+            b[k].ms[r] = (double)(bench_now_ns() - t0) / 1e6 / opt.runs;
             b[k].ratio[r] = bound_ms[r] / b[k].ms[r];
             if (!status && r == opt.reps - 1) {
                 const float *result = b[k].api->tensor_data(out);

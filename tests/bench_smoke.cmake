@@ -26,15 +26,26 @@ if(NG_BUILD_BENCH)
   # outputs large enough to bypass the cache).
   add_test(NAME bench_ab_output_smoke COMMAND $<TARGET_FILE:bench_ab> --quick --reps 1
                                               --only tanh_fma --offset 16 $<TARGET_FILE:nanograph>)
+  # A network's logits: softmax rows of 10 and row sums of 13, each rep 50 runs, results checked.
+  add_test(NAME bench_ab_shape_smoke COMMAND $<TARGET_FILE:bench_ab> --reps 2 --runs 50
+                                             --only softmax --shape 128,10 $<TARGET_FILE:nanograph>)
+  add_test(NAME bench_ab_shape_sum_smoke COMMAND $<TARGET_FILE:bench_ab> --reps 2 --runs 50
+                                                 --only sum_axis1 --shape 128,13
+                                                 $<TARGET_FILE:nanograph>)
+  add_test(NAME bench_ab_shape_refusal_smoke
+           COMMAND $<TARGET_FILE:bench_ab> --only l2_diff --shape 4,4 $<TARGET_FILE:nanograph>)
   add_test(NAME bench_ab_refusal_smoke
            COMMAND $<TARGET_FILE:bench_ab> --only exp $<TARGET_FILE:nanograph>)
   add_test(NAME bench_ab_offset_refusal_smoke
            COMMAND $<TARGET_FILE:bench_ab> --offset 6 $<TARGET_FILE:nanograph>)
-  set_tests_properties(bench_ab_smoke bench_ab_output_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  set_tests_properties(bench_ab_smoke bench_ab_output_smoke bench_ab_shape_smoke
+                       bench_ab_shape_sum_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
   # The refusal exits 2 by design, which memcheck's run (scripts/valgrind-tests) would count as a
   # failure; it stops before allocating anything.
   set_tests_properties(bench_ab_refusal_smoke bench_ab_offset_refusal_smoke
-                       PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
+                       bench_ab_shape_refusal_smoke PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
+  set_tests_properties(bench_ab_shape_refusal_smoke PROPERTIES PASS_REGULAR_EXPRESSION
+                       "bench_ab: --shape is for softmax, sum_axis0 and sum_axis1, not: l2_diff")
   set_tests_properties(bench_ab_refusal_smoke PROPERTIES PASS_REGULAR_EXPRESSION
                        "bench_ab: --only takes l2_diff, sum_axis0, sum_axis1, tanh_fma or softmax, not: exp")
   set_tests_properties(bench_ab_offset_refusal_smoke PROPERTIES PASS_REGULAR_EXPRESSION
