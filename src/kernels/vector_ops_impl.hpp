@@ -142,8 +142,9 @@ inline xsimd::batch<T, Arch> load_first_or(const T *p, int64_t n, T fill) {
     }
 }
 
-// The lanes of v folded by op halves onto halves, ((0 1) (2 3)) ...: for sums, the pairwise order
-// of the lanes; for a max or a min of lanes without NaN, any order gives the same value.
+// The lanes of v folded by op halves onto halves (lane j + W/2 onto lane j, then j + W/4 onto j,
+// ...): for sums, a tree over the lanes; for a max or a min of lanes without NaN, any order gives
+// the same value.
 template <class Arch, class T, class Op>
 inline T fold_lanes(xsimd::batch<T, Arch> v, Op op) {
     constexpr int64_t W = xsimd::batch<T, Arch>::size;
@@ -611,10 +612,10 @@ inline RowRange<T> row_range_finishing(const T *x, int64_t n, FinishVector finis
         for (; i < n; ++i) finish_one(i);
     }
     // The accumulators hold no NaN, so the order the lanes are folded in does not matter.
-    const auto max = [](T a, T b) { return b > a ? b : a; };
-    const auto min = [](T a, T b) { return b < a ? b : a; };
-    RowRange<T> r{fold_lanes<Arch>(xsimd::max(hi0, hi1), max), -inf};
-    if constexpr (kMin) r.min = fold_lanes<Arch>(xsimd::min(lo0, lo1), min);
+    const auto larger = [](T a, T b) { return b > a ? b : a; };
+    const auto smaller = [](T a, T b) { return b < a ? b : a; };
+    RowRange<T> r{fold_lanes<Arch>(xsimd::max(hi0, hi1), larger), -inf};
+    if constexpr (kMin) r.min = fold_lanes<Arch>(xsimd::min(lo0, lo1), smaller);
     return r;
 }
 
@@ -711,7 +712,7 @@ inline T row_exp_sum_storing(const T *x, int64_t n, T m, T *e, const T *fetch, c
         }
         blocks.add(s);
     }
-    return fold_lanes<Arch>(blocks.total(), std::plus<T>());  // the lanes pairwise too
+    return fold_lanes<Arch>(blocks.total(), std::plus<T>());  // the lanes as a tree too
 }
 
 // row_exp_sum_storing with kStores set from e: a test of e in the loop made a softmax of 128 rows

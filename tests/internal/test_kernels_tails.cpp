@@ -19,6 +19,15 @@ namespace {
 
 constexpr int64_t kLongestTail = 33;
 
+// check(t, T(), dt) for every table this CPU runs, T float and double.
+template <class Check>
+void for_tables_and_floats(Check check) {
+    for (auto *t : kt::tables()) {
+        check(t, float(), NG_FLOAT32);
+        check(t, double(), NG_FLOAT64);
+    }
+}
+
 // n values that end where an inaccessible page begins: a kernel that reads or writes one element
 // past the end crashes the test.
 template <class T>
@@ -68,15 +77,8 @@ void check_tails_at_page_end(const VectorTable *t, DType dt) {
 }
 
 void test_elementwise_tails_at_page_end(void **) {
-    for (auto *t : kt::tables()) {
-        check_tails_at_page_end<float>(t, NG_FLOAT32);
-        check_tails_at_page_end<double>(t, NG_FLOAT64);
-    }
-}
-
-template <class T>
-double value(const T *p, int64_t i) {
-    return double(p[i]);
+    for_tables_and_floats(
+        [](auto *t, auto type, DType dt) { check_tails_at_page_end<decltype(type)>(t, dt); });
 }
 
 // f over `rows` rows of n values at x (rows one after another), as reduce_all, reduce_rows in
@@ -96,9 +98,9 @@ void check_reduction(const VectorTable *t, DType dt, ReduceFn f, int64_t n, cons
     for (int64_t tile : {n, int64_t(5)}) {
         t->reduce_rows(f, dt, 2, n, tile, rows.data(), n, out.data(), 1);
         for (int64_t r = 0; r < 2; ++r)
-            if (value(out.data(), r) != want)
+            if (double(out.data()[r]) != want)
                 fail_msg("%s reduce_rows %s, n %lld, tile %lld: row %lld %g, want %g", t->name,
-                         name, (long long)n, (long long)tile, (long long)r, value(out.data(), r),
+                         name, (long long)n, (long long)tile, (long long)r, double(out.data()[r]),
                          want);
     }
     // One to three rows accumulated: for a sum, acc[i] + count * x[i].
@@ -108,14 +110,14 @@ void check_reduction(const VectorTable *t, DType dt, ReduceFn f, int64_t n, cons
         t->accumulate_rows(f, dt, n, row_starts, count, acc.data());
         for (int64_t i = 0; i < n; ++i) {
             const double start = f == ReduceFn::Max ? -100.0 - double(i) : 100.0 + double(i);
-            const double v = value(x.data(), i);
+            const double v = double(x.data()[i]);
             const double expect = f == ReduceFn::Sum   ? start + count * v
                                   : f == ReduceFn::Max ? std::max(start, v)
                                   : f == ReduceFn::Min ? std::min(start, v)
                                                        : start * std::pow(v, count);
-            if (value(acc.data(), i) != expect)
+            if (double(acc.data()[i]) != expect)
                 fail_msg("%s accumulate_rows %s, n %lld, %d rows: element %lld %g, want %g",
-                         t->name, name, (long long)n, count, (long long)i, value(acc.data(), i),
+                         t->name, name, (long long)n, count, (long long)i, double(acc.data()[i]),
                          expect);
         }
     }
@@ -148,10 +150,8 @@ void check_reductions(const VectorTable *t, DType dt) {
 }
 
 void test_reduction_tails_at_page_end(void **) {
-    for (auto *t : kt::tables()) {
-        check_reductions<float>(t, NG_FLOAT32);
-        check_reductions<double>(t, NG_FLOAT64);
-    }
+    for_tables_and_floats(
+        [](auto *t, auto type, DType dt) { check_reductions<decltype(type)>(t, dt); });
 }
 
 // Softmax and log-softmax of one row and of three rows one after another, the outputs stored and
@@ -175,7 +175,7 @@ void check_softmax_tails(const VectorTable *t, DType dt) {
                         for (int64_t i = 0; i < n; ++i) {
                             const double d = double(row[i]) - 2.0;
                             const double want = log ? d - std::log(sum) : std::exp(d) / sum;
-                            const double got = value(y.data(), r * n + i);
+                            const double got = double(y.data()[r * n + i]);
                             if (!(std::fabs(got - want) <=
                                   tolerance * std::max(1.0, std::fabs(want))))
                                 fail_msg(
@@ -190,10 +190,8 @@ void check_softmax_tails(const VectorTable *t, DType dt) {
 }
 
 void test_softmax_tails_at_page_end(void **) {
-    for (auto *t : kt::tables()) {
-        check_softmax_tails<float>(t, NG_FLOAT32);
-        check_softmax_tails<double>(t, NG_FLOAT64);
-    }
+    for_tables_and_floats(
+        [](auto *t, auto type, DType dt) { check_softmax_tails<decltype(type)>(t, dt); });
 }
 
 ChainStep chain_step(ChainStep::Kind kind, int32_t leaf, BinaryFn fn = BinaryFn::Add) {
@@ -223,10 +221,10 @@ void check_chain_tails(const VectorTable *t, DType dt) {
             t->chain(dt, n, fma, 3, inputs, steps, 3, 3, out.data(), stream);
             for (int64_t i = 0; i < n; ++i) {
                 const double want = double(i + 1) * double(2 * i + 1) + 5;
-                if (value(out.data(), i) != want)
+                if (double(out.data()[i]) != want)
                     fail_msg("%s chain %s, n %lld%s: element %lld %g, want %g", t->name,
                              ng::dtype_name(dt), (long long)n, stream ? " streamed" : "",
-                             (long long)i, value(out.data(), i), want);
+                             (long long)i, double(out.data()[i]), want);
             }
         }
         T sum;
@@ -239,10 +237,8 @@ void check_chain_tails(const VectorTable *t, DType dt) {
 }
 
 void test_chain_tails_at_page_end(void **) {
-    for (auto *t : kt::tables()) {
-        check_chain_tails<float>(t, NG_FLOAT32);
-        check_chain_tails<double>(t, NG_FLOAT64);
-    }
+    for_tables_and_floats(
+        [](auto *t, auto type, DType dt) { check_chain_tails<decltype(type)>(t, dt); });
 }
 
 // One packed panel of every width up to the table's, three rows of C one after another ending at
