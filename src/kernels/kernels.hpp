@@ -137,7 +137,7 @@ void run_chain(DType dt, int64_t n, const ChainStep *code, int32_t count, const 
                const int *input_steps, int32_t input_count, int32_t leaf_count, void *out,
                bool stream_out);
 // sum[0] = the sum of the chain's n values (0 for n = 0), none of them stored: the values summed
-// in kChainVectors vector accumulators, combined pairwise. Same arguments as run_chain.
+// in a block's vector accumulators, combined pairwise. Same arguments as run_chain.
 void run_chain_sum(DType dt, int64_t n, const ChainStep *code, int32_t count,
                    const void *const *inputs, const int *input_steps, int32_t input_count,
                    int32_t leaf_count, void *sum);

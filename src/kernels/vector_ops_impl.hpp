@@ -1708,6 +1708,15 @@ void integer_accumulate_lanes(ReduceFn f, int64_t n, int64_t rows, const T *cons
 // stack around a transcendental step, which costs less than the dispatch saved.
 constexpr int64_t kChainVectors = 8;
 
+// The vectors of a block of a chain that is summed (ChainOut::Sum): 4 512-bit vectors with
+// AVX-512, the 256 bytes of each input that 8 AVX2 vectors read. With 8, l2_diff's sum((x - y)^2)
+// over 2^24 floats at one thread on an AVX-512 Zen 4 core ran at 67 to 75% of a plain read of
+// the same bytes, against 78 to 95% with 4 (bench_ab, the two builds in one process, three
+// processes); the stored chains, tanh_fma's among them, keep 8 (4 made its in-cache runs 10%
+// slower).
+template <class Arch>
+constexpr int64_t kSumChainVectors = std::is_same_v<Arch, xsimd::avx512f> ? 4 : kChainVectors;
+
 constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
     return static_cast<int32_t>(kind) * 32 + fn;
 }
@@ -1731,11 +1740,11 @@ inline bool chain_is_cheap(const ChainStep *code, int32_t count) {
 // up (Sum).
 enum class ChainOut { Store, Stream, Sum };
 
-// One block of K vectors (kChainVectors, or 1 for the last few values): the steps applied to the
-// accumulators, stored to o (Stream: past the cache, o aligned; Sum: added to the K aligned
-// vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The pointers come in as
-// parameters (not through a closure), so stores of the accumulators do not make the compiler
-// reload them at every step.
+// One block of K vectors (kChainVectors, kSumChainVectors summed, or 1 for the last few values):
+// the steps applied to the accumulators, stored to o (Stream: past the cache, o aligned; Sum:
+// added to the K aligned vectors at o). Temporaries are kChainVectors vectors apart in `temps`.
+// The pointers come in as parameters (not through a closure), so stores of the accumulators do
+// not make the compiler reload them at every step.
 // Cheap: the chain is chain_is_cheap, so the block is compiled without the polynomial steps.
 template <class Arch, int64_t K, class T, ChainOut Out = ChainOut::Store, bool Cheap = false>
 void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
@@ -1815,8 +1824,8 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
         each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
 }
 
-// The sum of `blocks` whole blocks of kChainVectors vectors, as one vector: chain_block inlined
-// into one loop whose kChainVectors sums, and the cascade above them, the compiler keeps in
+// The sum of `blocks` whole blocks of kSumChainVectors vectors, as one vector: chain_block inlined
+// into one loop whose kSumChainVectors sums, and the cascade above them, the compiler keeps in
 // registers from the first block to the last (with a call per block, the call, the sums' loads
 // and stores and the register file's cleanup made l2_diff's sum((x - y)^2) over 2^24 values take
 // 5.0 to 5.8 ms instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core). Every
@@ -1837,14 +1846,14 @@ template <class Arch, class T, bool Cheap>
                                                         int64_t blocks) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
-    constexpr int64_t BW = kChainVectors * W;
+    constexpr int64_t V = kSumChainVectors<Arch>;
     constexpr int64_t kCascadeBlocks = 16;
-    using Vectors = std::make_index_sequence<kChainVectors>;
-    alignas(64) T local[BW];
+    using Vectors = std::make_index_sequence<V>;
+    alignas(64) T local[V * W];
     const auto group_sum = [&] {
-        B v[kChainVectors];
+        B v[V];
         each_vector([&](auto k) { v[k] = B::load_aligned(local + k * W); }, Vectors{});
-        for (int64_t width = kChainVectors / 2; width >= 1; width /= 2)
+        for (int64_t width = V / 2; width >= 1; width /= 2)
             for (int64_t k = 0; k < width; ++k) v[k] = v[k] + v[k + width];
         each_vector([&](auto k) { B(T(0)).store_aligned(local + k * W); }, Vectors{});
         return v[0];
@@ -1852,7 +1861,7 @@ template <class Arch, class T, bool Cheap>
     each_vector([&](auto k) { B(T(0)).store_aligned(local + k * W); }, Vectors{});
     B level1(T(0)), level2(T(0)), level3(T(0));
     for (int64_t b = 0; b < blocks; ++b) {
-        chain_block<Arch, kChainVectors, T, ChainOut::Sum, Cheap>(code, count, leaf, temps, local);
+        chain_block<Arch, V, T, ChainOut::Sum, Cheap>(code, count, leaf, temps, local);
         for (int32_t l = 0; l < leaf_count; ++l) leaf[l] += advance[l];
         const int64_t done = b + 1;
         if (done % kCascadeBlocks) continue;
@@ -1879,8 +1888,11 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
                  const int *input_steps, int32_t input_count, int32_t leaf_count, T *out) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
-    constexpr int64_t BW = kChainVectors * W;
-    alignas(64) T blocks[kMaxChainLeaves][BW];
+    constexpr bool Sum = Out == ChainOut::Sum;
+    // The values of a whole block; a temporary's or a broadcast value's block holds kChainVectors
+    // vectors (chain_block's temps), of which a summed chain's blocks read the first.
+    constexpr int64_t BW = (Sum ? kSumChainVectors<Arch> : kChainVectors) * W;
+    alignas(64) T blocks[kMaxChainLeaves][kChainVectors * W];
     const T *leaf[kMaxChainLeaves];
     int64_t advance[kMaxChainLeaves];
     for (int32_t l = 0; l < leaf_count; ++l) {
@@ -1899,7 +1911,6 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
 
     T *po = out;
     const int64_t len = n;
-    constexpr bool Sum = Out == ChainOut::Sum;
     B total(T(0));
     int64_t i = 0;
     const auto whole_blocks = [&](auto how) {
