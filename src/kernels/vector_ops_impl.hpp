@@ -1710,8 +1710,8 @@ constexpr int64_t kChainVectors = 8;
 
 // The vectors of a block of a chain that is summed (ChainOut::Sum): 4 512-bit vectors with
 // AVX-512, the 256 bytes of each input that 8 AVX2 vectors read. With 8, l2_diff's sum((x - y)^2)
-// over 2^24 floats at one thread on an AVX-512 Zen 4 core ran at 67 to 75% of a plain read of
-// the same bytes, against 78 to 95% with 4 (bench_ab, the two builds in one process, three
+// over 2^24 floats at one thread on an AVX-512 Zen 4 core ran at 67 to 78% of a plain read of
+// the same bytes, against 78 to 95% with 4 (bench_ab, the two builds in one process, eleven
 // processes); the stored chains, tanh_fma's among them, keep 8 (4 made its in-cache runs 10%
 // slower).
 template <class Arch>
