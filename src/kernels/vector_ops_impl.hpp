@@ -1709,11 +1709,13 @@ void integer_accumulate_lanes(ReduceFn f, int64_t n, int64_t rows, const T *cons
 constexpr int64_t kChainVectors = 8;
 
 // The vectors of a block of a chain that is summed (ChainOut::Sum): 4 512-bit vectors with
-// AVX-512, the 256 bytes of each input that 8 AVX2 vectors read. With 8, l2_diff's sum((x - y)^2)
-// over 2^24 floats at one thread on an AVX-512 Zen 4 core ran at 67 to 78% of a plain read of
-// the same bytes, against 78 to 95% with 4 (bench_ab, the two builds in one process, eleven
-// processes); the stored chains, tanh_fma's among them, keep 8 (4 made its in-cache runs 10%
-// slower).
+// AVX-512, the 256 bytes of each input that 8 AVX2 vectors read. A step reads its input's whole
+// block before the next step reads another input's, and on an AVX-512 Zen 4 core a stand-alone
+// loop that read two 64 MiB arrays 8 vectors of one, then 8 of the other, took about 1.4 times as
+// long as one that read them 4 and 4. With 8, l2_diff's sum((x - y)^2) over 2^24 floats at one
+// thread there ran at 67 to 78% of a plain read of the same bytes, against 78 to 95% with 4
+// (bench_ab, the two builds in one process, thirteen processes); the stored chains, tanh_fma's
+// among them, keep 8 (4 made its in-cache runs 10% slower).
 template <class Arch>
 constexpr int64_t kSumChainVectors = std::is_same_v<Arch, xsimd::avx512f> ? 4 : kChainVectors;
 
