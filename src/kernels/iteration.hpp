@@ -30,7 +30,7 @@ public:
 // Per-thread, 64-byte aligned scratch memory that grows and never shrinks (so a steady-state run
 // does not allocate). Each thread has a few independent areas, in its current Scratch
 // (kernels/scratch.hpp): throws NG_ERR_INTERNAL on a thread without one.
-enum class ScratchArea : int32_t { Tile, Operands, Partials, Row, Count };
+enum class ScratchArea : int32_t { Tile, Operands, Partials, Row, Panel, Count };
 void *thread_scratch(ScratchArea area, size_t bytes);
 
 // Strided copies of n elements of `size` bytes.

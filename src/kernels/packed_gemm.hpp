@@ -1,7 +1,8 @@
-// Float32 matrix products in nanograph's own kernel, for a right-hand matrix that many products
-// share (a layer's weights from run to run): op(B) is packed once into column panels
+// Float32 matrix products in nanograph's own kernel. For a right-hand matrix that many products
+// share (a layer's weights from run to run), op(B) is packed once into column panels
 // (PackedPanels), and each product multiplies A, read in place, by every panel
-// (VectorTable::gemm_panel). With the packing paid once, a 128 x 784 by 784 x 512 layer runs at
+// (VectorTable::gemm_panel); for one that changes (training's), panel_gemm packs each panel as
+// it goes. With the packing paid once, a 128 x 784 by 784 x 512 layer runs at
 // 116 GFLOP/s on an AVX-512 Zen 4 core whose multiply-adds peak at 118 (98%), against 99 for
 // OpenBLAS, which packs both operands at every call.
 #pragma once
@@ -52,6 +53,24 @@ struct ProductEpilogue {
     const float *bias = nullptr;
     bool relu = false;
 };
+
+// Whether float32 products whose right-hand matrix changes from run to run (training's) should go
+// to panel_gemm rather than OpenBLAS: when this CPU's table has the panel product with AVX-512
+// while OpenBLAS runs kernels of a narrower instruction set. OpenBLAS picks its kernels from the
+// CPU models its build knows and gives a newer CPU an older core's: OpenBLAS 0.3.21 runs its AVX2
+// (Haswell) sgemm on an AVX-512 Zen 5 core, at 109 GFLOP/s where the panel product packing each
+// panel as it goes runs a training step's products at about twice that.
+bool panel_product_outruns_openblas();
+
+// C = op(A) * op(B) through `epilogue`, as packed_gemm, for op(B) of k x n given as stored (B
+// k x n, or n x k when transpose_b; leading dimension ldb): each thread packs one panel of op(B)
+// at a time into its scratch and multiplies rows of A by it, so that no packed copy of B outlives
+// the call (k panel widths of floats per thread). Throws invalid_argument for negative sizes or
+// leading dimensions shorter than a stored row, unsupported where PackedPanels::available() is
+// false.
+void panel_gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, const float *a,
+                int64_t lda, const float *b, int64_t ldb, const ProductEpilogue &epilogue, float *c,
+                int64_t ldc, ThreadPool *pool);
 
 // C = op(A) * op(B) through `epilogue`, for op(A) of m x b.depth() (A stored m x depth, or
 // depth x m when transpose_a; leading dimension lda) and op(B) packed in `b`. Rows of C have

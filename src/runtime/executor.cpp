@@ -89,17 +89,21 @@ void run_gemm(const Step &s, double alpha, const std::vector<kernels::Strided> &
 // A pass over it: such products stay with OpenBLAS, which splits the depth.
 constexpr int64_t kMaxPackedDepth = 4096;
 
-// Whether a Gemm step runs in nanograph's own float32 product (kernels/packed_gemm.hpp), which
-// pays off when the packing of B is kept from run to run: B is a constant, or a persistent tensor
-// this plan does not write (weights at inference; a run of another computation that writes them
-// makes the next run pack them again). A single row or column stays with gemm's gemv.
-bool packs_right_hand(const Plan &plan, const Step &s, const std::vector<bool> &written) {
-    if (s.dtype != NG_FLOAT32 || !kernels::PackedPanels::available()) return false;
-    if (s.m < 2 || s.n < 2 || s.k < 1 || s.k > kMaxPackedDepth) return false;
+// How a Gemm step runs in nanograph's own float32 product (kernels/packed_gemm.hpp), if it does.
+// Packing B once pays off when the packing is kept from run to run: B is a constant, or a
+// persistent tensor this plan does not write (weights at inference; a run of another computation
+// that writes them makes the next run pack them again). Any other B (training's weights and
+// gradients) goes to the own product, packed a panel at a time at each run, only where that
+// outruns OpenBLAS on this CPU. A single row or column stays with gemm's gemv.
+Executor::OwnProduct own_product(const Plan &plan, const Step &s, const std::vector<bool> &written) {
+    using Own = Executor::OwnProduct;
+    if (s.dtype != NG_FLOAT32 || !kernels::PackedPanels::available()) return Own::None;
+    if (s.m < 2 || s.n < 2 || s.k < 1 || s.k > kMaxPackedDepth) return Own::None;
     const int32_t b = s.inputs.at(1).buffer;
     const Buffer::Kind kind = plan.buffers[size_t(b)].kind;
-    return kind == Buffer::Kind::Constant ||
-           (kind == Buffer::Kind::Persistent && !written[size_t(b)]);
+    if (kind == Buffer::Kind::Constant || (kind == Buffer::Kind::Persistent && !written[size_t(b)]))
+        return Own::PackedOnce;
+    return kernels::panel_product_outruns_openblas() ? Own::PackedEachRun : Own::None;
 }
 
 }  // namespace
@@ -139,16 +143,18 @@ Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size()
             p.reduce.prepare(s.reduce_fn, s.program, s.shape, p.inputs, p.output);
             break;
         case Step::Kind::Gemm:
-            if (packs_right_hand(plan, s, written_)) {
-                p.packed = std::make_unique<Prepared::PackedB>();
-                p.packed->adds_bias = s.bias_input >= 0 && is_column_bias(s, p);
+            p.own_product = own_product(plan, s, written_);
+            if (p.own_product != OwnProduct::None) {
+                if (p.own_product == OwnProduct::PackedOnce)
+                    p.packed = std::make_unique<Prepared::PackedB>();
+                p.adds_bias = s.bias_input >= 0 && is_column_bias(s, p);
                 may_use_pool_ = true;  // the product splits its panels over the pool
             } else {
                 p.gemm_threads = kernels::gemm_threads(s.dtype, s.transpose_a, s.transpose_b, s.m,
                                                        s.n, s.k, s.ldc);
                 may_use_pool_ |= p.gemm_threads == kernels::GemmThreads::Pool;
             }
-            if (s.bias_input >= 0 && !(p.packed && p.packed->adds_bias))  // copied over C
+            if (s.bias_input >= 0 && !p.adds_bias)  // copied over C
                 p.elementwise.prepare_copy(s.dtype, s.shape, p.inputs.at(s.bias_input), p.output);
             break;
         default: break;
@@ -205,14 +211,14 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
         break;
     case Step::Kind::Gemm:
-        if (s.bias_input >= 0 && !(p.packed && p.packed->adds_bias)) {
+        if (s.bias_input >= 0 && !p.adds_bias) {
             // One layer's output: small enough for the calling thread.
             void *copy[2] = {p.bases[0], p.bases[1 + s.bias_input]};
             p.elementwise.run(copy, nullptr);
         }
         if (s.m == 0 || s.n == 0) break;
-        if (p.packed && s.k > 0)
-            run_packed_gemm(s, p, gemm_alpha(s, p.inputs), pool);
+        if (p.own_product != OwnProduct::None && s.k > 0)
+            run_own_gemm(s, p, gemm_alpha(s, p.inputs), pool);
         else {
             if (pool && p.gemm_threads == kernels::GemmThreads::OpenBlas)
                 pool->rest_workers();  // OpenBLAS's threads take the cores
@@ -246,26 +252,33 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
     }
 }
 
-// B is packed again unless it is the same buffer at the same version (known) as last time.
-void Executor::run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool) {
-    Prepared::PackedB &b = *p.packed;
-    const void *source = p.inputs[1].data;
-    const uint64_t version = versions_ ? versions_[p.addresses[2].buffer] : 0;
-    if (version == 0 || version != b.version || source != b.source) {
-        b.source = nullptr;  // until packed: a failure leaves nothing to reuse
-        b.panels.pack(s.transpose_b, s.k, s.n, static_cast<const float *>(source), s.ldb, pool);
-        b.source = source, b.version = version;
-    }
+// Packed once: B is packed again unless it is the same buffer at the same version (known) as
+// last time.
+void Executor::run_own_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool) {
     kernels::ProductEpilogue epilogue;
     epilogue.alpha = float(alpha);
     epilogue.beta = float(s.beta);
     epilogue.relu = s.flag;
-    if (b.adds_bias) {  // C = alpha A B + bias rather than bias copied over C and beta = 1
+    if (p.adds_bias) {  // C = alpha A B + bias rather than bias copied over C and beta = 1
         epilogue.bias = static_cast<const float *>(p.inputs[size_t(s.bias_input)].data);
         epilogue.beta = 0;
     }
-    kernels::packed_gemm(s.transpose_a, s.m, static_cast<const float *>(p.inputs[0].data), s.lda,
-                         b.panels, epilogue, static_cast<float *>(p.output.data), s.ldc, pool);
+    const auto *a = static_cast<const float *>(p.inputs[0].data);
+    const auto *source = static_cast<const float *>(p.inputs[1].data);
+    auto *c = static_cast<float *>(p.output.data);
+    if (p.own_product == OwnProduct::PackedEachRun) {
+        kernels::panel_gemm(s.transpose_a, s.transpose_b, s.m, s.n, s.k, a, s.lda, source, s.ldb,
+                            epilogue, c, s.ldc, pool);
+        return;
+    }
+    Prepared::PackedB &b = *p.packed;
+    const uint64_t version = versions_ ? versions_[p.addresses[2].buffer] : 0;
+    if (version == 0 || version != b.version || source != b.source) {
+        b.source = nullptr;  // until packed: a failure leaves nothing to reuse
+        b.panels.pack(s.transpose_b, s.k, s.n, source, s.ldb, pool);
+        b.source = source, b.version = version;
+    }
+    kernels::packed_gemm(s.transpose_a, s.m, a, s.lda, b.panels, epilogue, c, s.ldc, pool);
 }
 
 }  // namespace ng

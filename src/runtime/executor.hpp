@@ -19,6 +19,11 @@ class ThreadPool;
 
 class Executor {
 public:
+    // How a float32 Gemm step runs in nanograph's own product (kernels/packed_gemm.hpp): not at
+    // all (OpenBLAS), with B packed once and kept from run to run, or packed a panel at a time
+    // at each run.
+    enum class OwnProduct { None, PackedOnce, PackedEachRun };
+
     explicit Executor(const Plan &plan);
     // bases[b] = address of buffer b's first byte.
     // `seed` and `draw` key the random steps' values (see kernels::random_fill).
@@ -51,19 +56,22 @@ private:
         kernels::ReducePlan reduce;
         std::vector<kernels::Strided> inputs;
         kernels::Strided output;
-        // Gemm steps in nanograph's own float32 product: B packed, and what it was packed from.
+        // Gemm steps: whether they run in nanograph's own float32 product, and whether its
+        // fused bias is one value per column, added as C is stored.
+        OwnProduct own_product = OwnProduct::None;
+        bool adds_bias = false;
+        // Packed once: B packed, and what it was packed from.
         struct PackedB {
             kernels::PackedPanels panels;
             const void *source = nullptr;
             uint64_t version = 0;
-            bool adds_bias = false;  // the fused bias is one value per column: added as C is stored
         };
         std::unique_ptr<PackedB> packed;
         // Gemm steps through kernels::gemm: which threads it runs on.
         kernels::GemmThreads gemm_threads = kernels::GemmThreads::Caller;
     };
     void run_step(const Step &s, Prepared &p, const std::vector<char *> &bases, ThreadPool *pool);
-    void run_packed_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool);
+    void run_own_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool);
     static bool is_column_bias(const Step &s, const Prepared &p);
 
     uint64_t seed_ = 0, draw_ = 0;        // of the current run

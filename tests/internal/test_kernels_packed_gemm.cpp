@@ -1,7 +1,7 @@
 // nanograph's own float32 matrix product: one packed panel on every instruction-set table that has
-// one (gemm_panel), and the whole product (PackedPanels, packed_gemm) on this CPU's table with one
-// and two threads. Every element is checked against a double loop within a bound proportional to
-// the sum of its terms' magnitudes: block rows and every remainder (8, 4, 2, 1), panels of one
+// one (gemm_panel), and on this CPU's table with one and two threads the whole product, packed
+// once (PackedPanels, packed_gemm) or a panel at a time (panel_gemm). Every element is checked
+// against a double loop within a bound proportional to the sum of its terms' magnitudes: block rows and every remainder (8, 4, 2, 1), panels of one
 // vector, of one and a part and whole, both transposes, padded leading dimensions, beta = 0
 // ignoring a C of NaN, beta != 0 reading it, a bias per column, the ReLU after, and the padding
 // between rows of C untouched.
@@ -138,6 +138,31 @@ void test_packed_gemm(void **) {
     }
 }
 
+// The product with each panel packed as it goes, on this CPU's table, with one thread and with
+// two splitting (panel, group) items: several panels and a partial last one, one and several
+// groups of rows of A (512 KiB each), both transposes, and each thread's scratch reused by a
+// smaller product.
+void test_panel_gemm(void **) {
+    if (!PackedPanels::available()) skip();
+    for (int threads : {1, 2}) {
+        ng::ThreadPool pool(threads);
+        for (Product p : {Product{130, 100, 300, false, false, 1.0f, 0.0f, true, true},
+                          Product{300, 70, 1000, true, true, -0.5f, 1.0f, false, false},
+                          Product{300, 70, 1000, false, false, 1.0f, 0.0f, true, true},
+                          Product{700, 33, 200, false, true, 1.0f, 0.25f, false, true},
+                          Product{5, 70, 1, true, false, 2.0f, 0.0f, false, false},
+                          Product{1, 17, 40, false, false, 1.0f, 0.0f, true, false}}) {
+            Operands o(p);
+            ProductEpilogue epilogue;
+            epilogue.alpha = p.alpha, epilogue.beta = p.beta, epilogue.relu = p.relu;
+            epilogue.bias = p.bias ? o.bias.as<float>() : nullptr;
+            panel_gemm(p.ta, p.tb, p.m, p.n, p.k, o.a.as<float>(), o.lda, o.b.as<float>(), o.ldb,
+                       epilogue, o.c.as<float>(), o.ldc, &pool);
+            check(p, o, describe("panel_gemm", p) + " threads=" + std::to_string(threads));
+        }
+    }
+}
+
 // Empty products write nothing; bad sizes and leading dimensions are refused by name.
 void test_packed_gemm_errors(void **) {
     if (!PackedPanels::available()) skip();
@@ -173,13 +198,35 @@ void test_packed_gemm_errors(void **) {
     assert_true(c[0] == 1.0f);
 }
 
+void test_panel_gemm_errors(void **) {
+    if (!PackedPanels::available()) skip();
+    float b[12] = {0}, a[12] = {0}, c[12] = {1};
+    auto refused = [](const char *needle, auto &&call) {
+        kt::expect_contains(kt::expect_error(NG_ERR_INVALID_ARGUMENT, call), needle);
+    };
+    // m x n = op(A)[m x k] op(B)[k x n]; A 2 x 4 (lda 4), B 4 x 3 (ldb 3), C 2 x 3 (ldc 3).
+    refused("m=-1", [&] { panel_gemm(false, false, -1, 3, 4, a, 4, b, 3, {}, c, 3, nullptr); });
+    refused("n=-3", [&] { panel_gemm(false, false, 2, -3, 4, a, 4, b, 3, {}, c, 3, nullptr); });
+    refused("k=-4", [&] { panel_gemm(false, false, 2, 3, -4, a, 4, b, 3, {}, c, 3, nullptr); });
+    refused("lda = 3", [&] { panel_gemm(false, false, 2, 3, 4, a, 3, b, 3, {}, c, 3, nullptr); });
+    refused("lda = 1", [&] { panel_gemm(true, false, 2, 3, 4, a, 1, b, 3, {}, c, 3, nullptr); });
+    refused("ldb = 2", [&] { panel_gemm(false, false, 2, 3, 4, a, 4, b, 2, {}, c, 3, nullptr); });
+    refused("ldb = 3", [&] { panel_gemm(false, true, 2, 3, 4, a, 4, b, 3, {}, c, 3, nullptr); });
+    refused("ldc = 2", [&] { panel_gemm(false, false, 2, 3, 4, a, 4, b, 3, {}, c, 2, nullptr); });
+    panel_gemm(false, false, 0, 3, 4, a, 4, b, 3, {}, c, 3, nullptr);
+    panel_gemm(false, false, 2, 0, 4, a, 4, b, 3, {}, c, 3, nullptr);
+    assert_true(c[0] == 1.0f);
+}
+
 }  // namespace
 
 int main() {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_panel),
         cmocka_unit_test(test_packed_gemm),
+        cmocka_unit_test(test_panel_gemm),
         cmocka_unit_test(test_packed_gemm_errors),
+        cmocka_unit_test(test_panel_gemm_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
