@@ -1708,19 +1708,6 @@ void integer_accumulate_lanes(ReduceFn f, int64_t n, int64_t rows, const T *cons
 // stack around a transcendental step, which costs less than the dispatch saved.
 constexpr int64_t kChainVectors = 8;
 
-// The vectors of a block of a chain that is summed (ChainOut::Sum) or streamed past the cache
-// (ChainOut::Stream), whose inputs mostly come from memory: 4 512-bit vectors with AVX-512, the
-// 256 bytes of each input that 8 AVX2 vectors read. A step reads its input's whole block before
-// the next step reads another input's, and on an AVX-512 Zen 4 core a stand-alone loop that read
-// two 64 MiB arrays 8 vectors of one, then 8 of the other, took about 1.4 times as long as one
-// that read them 4 and 4. With 8, l2_diff's sum((x - y)^2) over 2^24 floats at one thread there
-// ran at 67 to 78% of a plain read of the same bytes, against 78 to 95% with 4 (bench_ab, the two
-// builds in one process, thirteen processes), and tanh_fma's streamed tanh(a * b + c) * 0.5 + a
-// took 0.98 to 1.15 times its time with 4 (medians, ten processes at one and two threads).
-// Chains stored in the cache keep 8: 4 made tanh_fma's in-cache runs 10% slower.
-template <class Arch>
-constexpr int64_t kMemoryChainVectors = std::is_same_v<Arch, xsimd::avx512f> ? 4 : kChainVectors;
-
 constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
     return static_cast<int32_t>(kind) * 32 + fn;
 }
@@ -1744,10 +1731,28 @@ inline bool chain_is_cheap(const ChainStep *code, int32_t count) {
 // up (Sum).
 enum class ChainOut { Store, Stream, Sum };
 
-// One block of K vectors (kChainVectors, kMemoryChainVectors summed or streamed, or 1 for the
-// last few values): the steps applied to the accumulators, stored to o (Stream: past the cache, o
-// aligned; Sum: added to the K aligned vectors at o). Temporaries are kChainVectors vectors apart
-// in `temps`. The pointers come in as parameters (not through a closure), so stores of the
+// The vectors of a block of a chain whose values are stored (ChainOut::Store), summed
+// (ChainOut::Sum) or streamed past the cache (ChainOut::Stream). The last two mostly read their
+// inputs from memory, and a step reads its input's whole block before the next step reads
+// another input's, so with AVX-512 their blocks are shorter than AVX2's 8 vectors (256 bytes of
+// each input, which 4 AVX-512 vectors read). On an AVX-512 Zen 4 core a stand-alone loop that read two 64
+// MiB arrays 8 vectors of one, then 8 of the other, took about 1.4 times as long as one that
+// read them 4 and 4; with 8, l2_diff's sum((x - y)^2) over 2^24 floats at one thread there ran at
+// 67 to 78% of a plain read of the same bytes, against 78 to 95% with 4 and the same with 2
+// (bench_ab, the builds in one process). On an AVX-512 Zen 5 core 2 beat 4 for that sum: 94 to
+// 97% against 82 to 86% (eight processes, both orders), while tanh_fma's streamed
+// tanh(a * b + c) * 0.5 + a, whose arithmetic is most of its time, ran at 71 to 77% of its bound
+// with 2 and 102 to 110% with 4 (four processes). So sums take 2 and streamed chains 4 with
+// AVX-512. Chains stored in the cache keep 8: 4 made tanh_fma's in-cache runs 10% slower.
+template <class Arch, ChainOut Out>
+constexpr int64_t kChainBlockVectors =
+    Out == ChainOut::Store || !std::is_same_v<Arch, xsimd::avx512f> ? kChainVectors
+    : Out == ChainOut::Sum                                           ? 2
+                                                                     : 4;
+
+// One block of K vectors (kChainBlockVectors for its output, or 1 for the last few values): the
+// steps applied to the accumulators, stored to o (Stream: past the cache, o aligned; Sum: added
+// to the K aligned vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The pointers come in as parameters (not through a closure), so stores of the
 // accumulators do not make the compiler reload them at every step.
 // Cheap: the chain is chain_is_cheap, so the block is compiled without the polynomial steps.
 template <class Arch, int64_t K, class T, ChainOut Out = ChainOut::Store, bool Cheap = false>
@@ -1828,9 +1833,9 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
         each_vector([&](auto k) { acc[k].store_unaligned(o + k * W); }, Vectors{});
 }
 
-// The sum of `blocks` whole blocks of kMemoryChainVectors vectors, as one vector: chain_block
-// inlined into one loop whose kMemoryChainVectors sums, and the cascade above them, the compiler
-// keeps in registers from the first block to the last (with a call per block, the call, the sums'
+// The sum of `blocks` whole blocks of kChainBlockVectors<Arch, Sum> vectors, as one vector:
+// chain_block inlined into one loop whose per-vector sums, and the cascade above them, the
+// compiler keeps in registers from the first block to the last (with a call per block, the call, the sums'
 // loads and stores and the register file's cleanup made l2_diff's sum((x - y)^2) over 2^24 values
 // take 5.0 to 5.8 ms instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core). Every
 // kCascadeBlocks blocks the sums are combined pairwise into a group sum, added to level 1; every
@@ -1850,7 +1855,7 @@ template <class Arch, class T, bool Cheap>
                                                         int64_t blocks) {
     using B = xsimd::batch<T, Arch>;
     constexpr int64_t W = B::size;
-    constexpr int64_t V = kMemoryChainVectors<Arch>;
+    constexpr int64_t V = kChainBlockVectors<Arch, ChainOut::Sum>;
     constexpr int64_t kCascadeBlocks = 16;
     using Vectors = std::make_index_sequence<V>;
     alignas(64) T local[V * W];
@@ -1895,7 +1900,7 @@ void float_chain(int64_t n, const ChainStep *code, int32_t count, const T *const
     constexpr bool Sum = Out == ChainOut::Sum;
     // The values of a whole block; a temporary's or a broadcast value's block holds kChainVectors
     // vectors (chain_block's temps), of which a summed or streamed chain's blocks read the first.
-    constexpr int64_t V = Out == ChainOut::Store ? kChainVectors : kMemoryChainVectors<Arch>;
+    constexpr int64_t V = kChainBlockVectors<Arch, Out>;
     constexpr int64_t BW = V * W;
     alignas(64) T blocks[kMaxChainLeaves][kChainVectors * W];
     const T *leaf[kMaxChainLeaves];
