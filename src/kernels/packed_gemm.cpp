@@ -133,8 +133,8 @@ void packed_gemm(bool transpose_a, int64_t m, const float *a, int64_t lda, const
             const int64_t group = item / b.panels(), j = item % b.panels();
             const int64_t row = group * rows;
             const int32_t cols = int32_t(std::min<int64_t>(b.width(), b.cols() - j * b.width()));
-            multiply_panel(transpose_a, row, std::min(rows, m - row), a, lda, b.panel(j),
-                           b.depth(), j, b.width(), cols, epilogue, c, ldc);
+            multiply_panel(transpose_a, row, std::min(rows, m - row), a, lda, b.panel(j), b.depth(),
+                           j, b.width(), cols, epilogue, c, ldc);
         }
     });
 }
@@ -156,8 +156,8 @@ void panel_gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_
     // its items that share it.
     for_work(pool, panels * groups, m * k * n, [&](int64_t begin, int64_t end) {
         with_scratch([&](Scratch &scratch) {
-            float *panel = static_cast<float *>(scratch_buffer(scratch, ScratchArea::Panel,
-                                                               panel_bytes));
+            float *panel =
+                static_cast<float *>(scratch_buffer(scratch, ScratchArea::Panel, panel_bytes));
             for (int64_t item = begin, packed = -1; item < end; ++item) {
                 const int64_t j = item / groups, row = item % groups * rows;
                 if (j != packed) pack_panel(transpose_b, k, n, b, ldb, width, j, panel), packed = j;

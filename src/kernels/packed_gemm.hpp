@@ -2,9 +2,9 @@
 // share (a layer's weights from run to run), op(B) is packed once into column panels
 // (PackedPanels), and each product multiplies A, read in place, by every panel
 // (VectorTable::gemm_panel); for one that changes (training's), panel_gemm packs each panel as
-// it goes. With the packing paid once, a 128 x 784 by 784 x 512 layer runs at
-// 116 GFLOP/s on an AVX-512 Zen 4 core whose multiply-adds peak at 118 (98%), against 99 for
-// OpenBLAS, which packs both operands at every call.
+// it goes. With the packing paid once, a 128 x 784 by 784 x 512 layer runs at 116 GFLOP/s on an
+// AVX-512 Zen 4 core whose multiply-adds peak at 118 (98%), against 99 for OpenBLAS, which packs
+// both operands at every call.
 #pragma once
 
 #include <cstdint>

@@ -1735,26 +1735,28 @@ enum class ChainOut { Store, Stream, Sum };
 // (ChainOut::Sum) or streamed past the cache (ChainOut::Stream). The last two mostly read their
 // inputs from memory, and a step reads its input's whole block before the next step reads
 // another input's, so with AVX-512 their blocks are shorter than AVX2's 8 vectors (256 bytes of
-// each input, which 4 AVX-512 vectors read). On an AVX-512 Zen 4 core a stand-alone loop that read two 64
-// MiB arrays 8 vectors of one, then 8 of the other, took about 1.4 times as long as one that
+// each input, which 4 AVX-512 vectors read). On an AVX-512 Zen 4 core a stand-alone loop that read
+// two 64 MiB arrays 8 vectors of one, then 8 of the other, took about 1.4 times as long as one that
 // read them 4 and 4; with 8, l2_diff's sum((x - y)^2) over 2^24 floats at one thread there ran at
 // 67 to 78% of a plain read of the same bytes, against 78 to 95% with 4 and the same with 2
-// (bench_ab, the builds in one process). On an AVX-512 Zen 5 core 2 beat 4 for that sum: 94 to
-// 97% against 82 to 86% (eight processes, both orders), while tanh_fma's streamed
-// tanh(a * b + c) * 0.5 + a, whose arithmetic is most of its time, ran at 71 to 77% of its bound
-// with 2 and 102 to 110% with 4 (four processes). So sums take 2 and streamed chains 4 with
-// AVX-512. Chains stored in the cache keep 8: 4 made tanh_fma's in-cache runs 10% slower.
+// (bench_ab, the builds in one process). On an AVX-512 Zen 5 core 2 beat 4 for that sum in each
+// of eight processes (both orders): 80 to 97% of the read, against 66 to 86%. There tanh_fma's
+// streamed tanh(a * b + c) * 0.5 + a, whose arithmetic is most of its time, ran at 71 to 77% of
+// its bound with 2 and at 63 to 110% with 4 (over 100% in three of the four processes). So sums
+// take 2 and streamed chains 4 with AVX-512. Chains stored in the cache keep 8: 4 made tanh_fma's
+// in-cache runs 10% slower.
 template <class Arch, ChainOut Out>
 constexpr int64_t kChainBlockVectors =
     Out == ChainOut::Store || !std::is_same_v<Arch, xsimd::avx512f> ? kChainVectors
-    : Out == ChainOut::Sum                                           ? 2
-                                                                     : 4;
+    : Out == ChainOut::Sum                                          ? 2
+                                                                    : 4;
 
 // One block of K vectors (kChainBlockVectors for its output, or 1 for the last few values): the
 // steps applied to the accumulators, stored to o (Stream: past the cache, o aligned; Sum: added
-// to the K aligned vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The pointers come in as parameters (not through a closure), so stores of the
-// accumulators do not make the compiler reload them at every step.
-// Cheap: the chain is chain_is_cheap, so the block is compiled without the polynomial steps.
+// to the K aligned vectors at o). Temporaries are kChainVectors vectors apart in `temps`. The
+// pointers come in as parameters (not through a closure), so stores of the accumulators do not make
+// the compiler reload them at every step. Cheap: the chain is chain_is_cheap, so the block is
+// compiled without the polynomial steps.
 template <class Arch, int64_t K, class T, ChainOut Out = ChainOut::Store, bool Cheap = false>
 void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *temps, T *o) {
     using B = xsimd::batch<T, Arch>;
@@ -1835,14 +1837,14 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
 
 // The sum of `blocks` whole blocks of kChainBlockVectors<Arch, Sum> vectors, as one vector:
 // chain_block inlined into one loop whose per-vector sums, and the cascade above them, the
-// compiler keeps in registers from the first block to the last (with a call per block, the call, the sums'
-// loads and stores and the register file's cleanup made l2_diff's sum((x - y)^2) over 2^24 values
-// take 5.0 to 5.8 ms instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core). Every
-// kCascadeBlocks blocks the sums are combined pairwise into a group sum, added to level 1; every
-// kCascadeBlocks group sums level 1 goes into level 2, and so on: each addition adds up values of
-// like size, so the rounding error grows with the log of n, as in a pairwise sum, while the sums
-// stay in registers however long the run (see innermost_reduced in reduce.cpp). The leaves with
-// an advance move by it after each block. A Cheap chain's loop is compiled without the
+// compiler keeps in registers from the first block to the last (with a call per block, the call,
+// the sums' loads and stores and the register file's cleanup made l2_diff's sum((x - y)^2) over
+// 2^24 values take 5.0 to 5.8 ms instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core).
+// Every kCascadeBlocks blocks the sums are combined pairwise into a group sum, added to level 1;
+// every kCascadeBlocks group sums level 1 goes into level 2, and so on: each addition adds up
+// values of like size, so the rounding error grows with the log of n, as in a pairwise sum, while
+// the sums stay in registers however long the run (see innermost_reduced in reduce.cpp). The leaves
+// with an advance move by it after each block. A Cheap chain's loop is compiled without the
 // polynomial steps: their constants and intermediate values otherwise lead the compiler to keep
 // the block's values and sums on the stack around the whole switch, and the cheap chains are the
 // memory-bound ones (l2_diff's sum((x - y)^2) at one thread on an AVX2 Zen 3 core: 84 to 95% of

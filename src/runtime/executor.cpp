@@ -95,7 +95,8 @@ constexpr int64_t kMaxPackedDepth = 4096;
 // that writes them makes the next run pack them again). Any other B (training's weights and
 // gradients) goes to the own product, packed a panel at a time at each run, only where that
 // outruns OpenBLAS on this CPU. A single row or column stays with gemm's gemv.
-Executor::OwnProduct own_product(const Plan &plan, const Step &s, const std::vector<bool> &written) {
+Executor::OwnProduct own_product(const Plan &plan, const Step &s,
+                                 const std::vector<bool> &written) {
     using Own = Executor::OwnProduct;
     if (s.dtype != NG_FLOAT32 || !kernels::PackedPanels::available()) return Own::None;
     if (s.m < 2 || s.n < 2 || s.k < 1 || s.k > kMaxPackedDepth) return Own::None;
@@ -252,8 +253,8 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
     }
 }
 
-// Packed once: B is packed again unless it is the same buffer at the same version (known) as
-// last time.
+// Packed each run: panel_gemm packs B as it multiplies. Packed once: B is packed again unless it
+// is the same buffer at the same version (known) as last time.
 void Executor::run_own_gemm(const Step &s, Prepared &p, double alpha, ThreadPool *pool) {
     kernels::ProductEpilogue epilogue;
     epilogue.alpha = float(alpha);

@@ -1,10 +1,10 @@
 // nanograph's own float32 matrix product: one packed panel on every instruction-set table that has
 // one (gemm_panel), and on this CPU's table with one and two threads the whole product, packed
 // once (PackedPanels, packed_gemm) or a panel at a time (panel_gemm). Every element is checked
-// against a double loop within a bound proportional to the sum of its terms' magnitudes: block rows and every remainder (8, 4, 2, 1), panels of one
-// vector, of one and a part and whole, both transposes, padded leading dimensions, beta = 0
-// ignoring a C of NaN, beta != 0 reading it, a bias per column, the ReLU after, and the padding
-// between rows of C untouched.
+// against a double loop within a bound proportional to the sum of its terms' magnitudes: block rows
+// and every remainder (8, 4, 2, 1), panels of one vector, of one and a part and whole, both
+// transposes, padded leading dimensions, beta = 0 ignoring a C of NaN, beta != 0 reading it, a bias
+// per column, the ReLU after, and the padding between rows of C untouched.
 #include "kernels/packed_gemm.hpp"
 #include "test_kernels_support.hpp"
 
@@ -222,10 +222,8 @@ void test_panel_gemm_errors(void **) {
 
 int main() {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gemm_panel),
-        cmocka_unit_test(test_packed_gemm),
-        cmocka_unit_test(test_panel_gemm),
-        cmocka_unit_test(test_packed_gemm_errors),
+        cmocka_unit_test(test_gemm_panel),        cmocka_unit_test(test_packed_gemm),
+        cmocka_unit_test(test_panel_gemm),        cmocka_unit_test(test_packed_gemm_errors),
         cmocka_unit_test(test_panel_gemm_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
