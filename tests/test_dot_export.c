@@ -86,9 +86,11 @@ static void whole_graph_has_every_op_and_edge(void **state) {
     assert_int_equal(c.control_edges, 0);
     assert_int_equal(c.init_edges, 1);
     assert_int_equal(c.boxes, 5); /* x, y0, w, b and the constant */
-    /* Labels carry name, type, dtype and axes. */
+    /* Labels carry name, type, dtype and axes, then the attributes the op's kind declares. */
     assert_non_null(strstr(text, "label=\"w\\nVariable\\nfloat32 (C(4), W(3), H(2), Y(4))\""));
-    assert_non_null(strstr(text, "label=\"cost\\nSum\\nfloat32 ()\""));
+    assert_non_null(strstr(text, "label=\"cost\\nSum\\nfloat32 ()\\naxes=(Y(4), N(5))\""));
+    assert_non_null(
+        strstr(text, "label=\"Dot\\nDot\\nfloat32 (Y(4), N(5))\\naxes=(C(4), W(3), H(2))\""));
     assert_non_null(strstr(text, "label=\"x\\nPlaceholder\\nfloat32 (C(4), W(3), H(2), N(5))\""));
     free(text);
     /* The seed example, for docs/graph_example.svg (dot -Tsvg graph_example.dot). */

@@ -18,7 +18,7 @@ void refused_adjoint(RuleContext &c) {
 void apply_adjoint_rule(RuleContext &c) {
     switch (c.op->kind) {
         // clang-format off
-#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) \
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) \
     case OpKind::Name: return Adjoint##_adjoint(c);
 #include "graph/op_kinds.def"
         // clang-format on

@@ -130,6 +130,11 @@ std::unique_ptr<Op> make_op(OpKind kind, DType dt, Axes axes, std::vector<Op *> 
 }
 
 Op *finish(std::unique_ptr<Op> op) {
+    // A field the kind does not declare would be invisible to whatever reads the declaration.
+    const AttrSet undeclared = attrs_set(op->attrs) & ~op_kind_attrs(op->kind);
+    if (undeclared != 0)
+        throw internal_error("a ", op_kind_name(op->kind), " op sets undeclared attributes: ",
+                             describe_attrs(op->attrs, undeclared));
     Graph *g = op->args.empty() ? op->graph : op->args.front()->graph;
     return g->add(std::move(op));
 }

@@ -36,9 +36,13 @@ std::string node_style(const Op *op) {
     return std::string("shape=box, style=filled, fillcolor=") + fill;
 }
 
+// Name, type, value, then the attributes the kind declares (a tensor's are its type and axes).
 std::string node_label(const Op *op) {
-    return op->name + "\n" + op_type_name(*op) + "\n" + dtype_name(op->dtype) + " " +
-           describe(op->axes);
+    std::string label = op->name + "\n" + op_type_name(*op) + "\n" + dtype_name(op->dtype) + " " +
+                        describe(op->axes);
+    const std::string attrs =
+        describe_attrs(op->attrs, op->is_assignable() ? 0 : op_kind_attrs(op->kind));
+    return attrs.empty() ? label : label + "\n" + attrs;
 }
 
 void write_edge(std::string &out, const Op *from, const Op *to, const char *attrs) {

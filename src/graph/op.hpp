@@ -14,6 +14,7 @@
 
 #include "core/dtype.hpp"
 #include "core/shared_bytes.hpp"
+#include "graph/op_attrs.hpp"
 
 namespace ng {
 
@@ -53,13 +54,13 @@ enum TensorFlags : uint32_t {
 // Every op type, from the table in op_kinds.def. The spelling in op_kind_name() is what
 // ng_op_type() returns.
 enum class OpKind : int32_t {
-#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) Name,
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) Name,
 #include "graph/op_kinds.def"
 };
 
 // The number of op kinds; arrays indexed by OpKind have this size.
 constexpr int32_t kNumOpKinds = 0
-#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) +1
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) +1
 #include "graph/op_kinds.def"
     ;
 
@@ -94,6 +95,8 @@ const char *op_kind_name(OpKind kind) noexcept;
 int32_t op_kind_arity(OpKind kind) noexcept;  // kVariadic for one or more
 OpClass op_kind_class(OpKind kind) noexcept;
 OperandDTypes op_kind_operand_dtypes(OpKind kind) noexcept;
+// The attributes an op of the kind may set (the Attrs column).
+AttrSet op_kind_attrs(OpKind kind) noexcept;
 struct Op;
 // What ng_op_type() returns: the kind name, except that an AssignableTensor is named by its
 // flags after seed 000's table ("Constant", "Placeholder", "Variable", "PersistentTensor").
@@ -103,32 +106,6 @@ bool op_kind_is_elementwise_unary(OpKind kind) noexcept;
 // Binary and Comparison ops.
 bool op_kind_is_elementwise_binary(OpKind kind) noexcept;
 bool op_kind_is_comparison(OpKind kind) noexcept;
-
-// One operand axis of a Slice. `drop` (an integer index) removes the axis from the result.
-struct SliceSpec {
-    int64_t start = 0;
-    int64_t stop = 0;
-    int64_t step = 1;
-    bool drop = false;
-};
-
-// Everything an op may carry besides args. Only the fields its kind uses are set.
-struct OpAttrs {
-    // Reductions, Argmax/Argmin, softmax: the reduced axes (x's own Axis objects). Broadcast,
-    // AxesWithOrder, CastAxes: the result axes. Dot: the contracted axes, in a's order.
-    // Flatten: the merged components. AssignableTensor: its axes.
-    Axes axes;
-    // Concat: the result's joined axis; OneHot: the new class axis; Flatten: the merged axis
-    // (only this result axis is new: other flattened axes of the operand pass through);
-    // Argmax/Argmin: the reduced axis.
-    const Axis *axis = nullptr;
-    uint32_t flags = 0;             // AssignableTensor
-    SharedBytes data;               // constant value, dense row-major in `axes` order
-    std::vector<SliceSpec> slices;  // Slice
-    std::vector<std::pair<int64_t, int64_t>> padding;  // Pad
-    std::vector<double> parameters;  // Uniform: low, high; Normal: mean, standard deviation
-    uint64_t stream = 0;             // Uniform, Normal: the op's creation order in its graph
-};
 
 struct Op {
     uint32_t handle_tag = 0;  // first: see HandleTags

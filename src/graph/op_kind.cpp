@@ -11,11 +11,20 @@ struct KindInfo {
     int32_t arity;
     OpClass op_class;
     OperandDTypes dtypes;
+    AttrSet attrs;
 };
 
+// The names the Attrs column uses: one bit per attribute, and none.
+namespace attrs_column {
+#define NG_ATTR(Type, Name, Meaning) constexpr AttrSet Name = attr_bit(AttrId::Name);
+#include "graph/op_attrs.def"
+constexpr AttrSet none = 0;
+}  // namespace attrs_column
+
+using namespace attrs_column;
 constexpr KindInfo kKinds[] = {
-#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) \
-    {#Name, Arity, OpClass::Class, OperandDTypes::DTypes},
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) \
+    {#Name, Arity, OpClass::Class, OperandDTypes::DTypes, Attrs},
 #define Variadic kVariadic
 #include "graph/op_kinds.def"
 #undef Variadic
@@ -47,6 +56,11 @@ OpClass op_kind_class(OpKind kind) noexcept {
 OperandDTypes op_kind_operand_dtypes(OpKind kind) noexcept {
     const KindInfo *k = info(kind);
     return k ? k->dtypes : OperandDTypes::Any;
+}
+
+AttrSet op_kind_attrs(OpKind kind) noexcept {
+    const KindInfo *k = info(kind);
+    return k ? k->attrs : 0;
 }
 
 const char *op_type_name(const Op &op) noexcept {

@@ -173,121 +173,119 @@ private:
         return out;
     }
 
+    // How each op kind is written: the Onnx column of op_kinds.def.
+    struct ExportRule {
+        std::string (Exporter::*write)(Op *op, const char *onnx_type);
+        const char *onnx_type;  // onnx_as: the type of the one node written; null otherwise
+        const char *refusal;    // onnx_refused: why ONNX cannot express the op
+    };
+
     std::string emit(Op *op) {
-        const std::string &out = op->name;
-        switch (op->kind) {
-        case OpKind::AssignableTensor: return emit_tensor(op);
-        case OpKind::Negative: return unary("Neg", op);
-        case OpKind::Absolute: return unary("Abs", op);
-        case OpKind::Sign: return unary("Sign", op);
-        case OpKind::Exp: return unary("Exp", op);
-        case OpKind::Log: return unary("Log", op);
-        case OpKind::Sqrt: return unary("Sqrt", op);
-        case OpKind::Reciprocal: return unary("Reciprocal", op);
-        case OpKind::Sigmoid: return unary("Sigmoid", op);
-        case OpKind::Relu: return unary("Relu", op);
-        case OpKind::Sin: return unary("Sin", op);
-        case OpKind::Cos: return unary("Cos", op);
-        case OpKind::Tanh: return unary("Tanh", op);
-        case OpKind::StopGradient:
-        case OpKind::ValueOf: return unary("Identity", op);
-        case OpKind::CastAxes: return unary("Identity", op);
-        case OpKind::Square: {
-            const std::string &x = names_.at(op->args[0]);
-            node("Mul", {x, x}, out);
-            return out;
-        }
-        case OpKind::Cast:
-            attr_int(node("Cast", {names_.at(op->args[0])}, out), "to", onnx_type_of(op->dtype));
-            return out;
-        case OpKind::Add: return binary("Add", op);
-        case OpKind::Subtract: return binary("Sub", op);
-        case OpKind::Multiply: return binary("Mul", op);
-        case OpKind::Divide: return binary("Div", op);
-        case OpKind::Power: return binary("Pow", op);
-        case OpKind::Maximum: return binary(op->dtype == NG_BOOL ? "Or" : "Max", op);
-        case OpKind::Minimum: return binary(op->dtype == NG_BOOL ? "And" : "Min", op);
-        case OpKind::Equal: return binary("Equal", op);
-        case OpKind::Less: return binary("Less", op);
-        case OpKind::LessEqual: return binary("LessOrEqual", op);
-        case OpKind::Greater: return binary("Greater", op);
-        case OpKind::GreaterEqual: return binary("GreaterOrEqual", op);
-        case OpKind::NotEqual: {
-            std::string eq = fresh(out + "/Equal");
-            node("Equal", {aligned(op->args[0], op->axes), aligned(op->args[1], op->axes)}, eq);
-            node("Not", {eq}, out);
-            return out;
-        }
-        case OpKind::Select:
-            node("Where",
-                 {aligned(op->args[0], op->axes), aligned(op->args[1], op->axes),
-                  aligned(op->args[2], op->axes)},
-                 out);
-            return out;
-        case OpKind::Sum: return reduce("ReduceSum", op, true);
-        case OpKind::Max: return reduce("ReduceMax", op, false);
-        case OpKind::Min: return reduce("ReduceMin", op, false);
-        case OpKind::Mean: return reduce("ReduceMean", op, false);
-        case OpKind::Prod: return reduce("ReduceProd", op, false);
-        case OpKind::Argmax:
-        case OpKind::Argmin: {
-            Op *x = op->args[0];
-            onnx::NodeProto &n =
-                node(op->kind == OpKind::Argmax ? "ArgMax" : "ArgMin", {names_.at(x)}, out);
-            attr_int(n, "axis", position(x->axes, op->attrs.axis));
-            attr_int(n, "keepdims", 0);
-            return out;
-        }
-        case OpKind::Dot: return dot(op);
-        case OpKind::Softmax: return softmax("Softmax", op);
-        case OpKind::LogSoftmax: return softmax("LogSoftmax", op);
-        case OpKind::Broadcast: {
-            std::string x = aligned(op->args[0], op->axes);
-            node("Expand", {x, ints(out + "/shape", shape_of(op->axes))}, out);
-            return out;
-        }
-        case OpKind::AxesWithOrder: {
-            Dims perm;
-            for (const Axis *a : op->axes) perm.push_back(position(op->args[0]->axes, a));
-            attr_ints(node("Transpose", {names_.at(op->args[0])}, out), "perm", perm);
-            return out;
-        }
-        case OpKind::Flatten:
-        case OpKind::Unflatten: return reshape_to(names_.at(op->args[0]), shape_of(op->axes), out);
-        case OpKind::Slice: return slice(op);
-        case OpKind::Pad: {
-            Dims pads(2 * op->attrs.padding.size());
-            for (size_t i = 0; i < op->attrs.padding.size(); ++i) {
-                pads[i] = op->attrs.padding[i].first;
-                pads[i + op->attrs.padding.size()] = op->attrs.padding[i].second;
-            }
-            node("Pad", {names_.at(op->args[0]), ints(out + "/pads", pads)}, out);
-            return out;
-        }
-        case OpKind::Concat: {
-            std::vector<std::string> inputs;
-            for (Op *a : op->args) inputs.push_back(names_.at(a));
-            attr_int(node("Concat", inputs, out), "axis", position(op->axes, op->attrs.axis));
-            return out;
-        }
-        case OpKind::OneHot: return one_hot(op);
-        case OpKind::Assign:
-        case OpKind::AssignSlice:
-        case OpKind::Uniform:
-        case OpKind::Normal:
-        case OpKind::Sequential:
-            throw unsupported(
-                "op ", op->name, " of type ", op_type_name(*op),
-                " has no ONNX equivalent (ONNX models hold no state to assign or draw from)");
-        case OpKind::SegmentSum:
-        case OpKind::SegmentMax:
-        case OpKind::SegmentGather: break;
-        }
-        throw unsupported("op ", op->name, " of type ", op_type_name(*op),
-                          " has no ONNX equivalent in the exporter");
+#define onnx_as(Rule, Type)             \
+    ExportRule {                        \
+        &Exporter::Rule, #Type, nullptr \
+    }
+#define onnx_by(Rule)                     \
+    ExportRule {                          \
+        &Exporter::Rule, nullptr, nullptr \
+    }
+#define onnx_refused(Why)     \
+    ExportRule {              \
+        nullptr, nullptr, Why \
+    }
+        static const ExportRule rules[] = {
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) Onnx,
+#include "graph/op_kinds.def"
+        };
+#undef onnx_as
+#undef onnx_by
+#undef onnx_refused
+        static_assert(sizeof rules / sizeof rules[0] == kNumOpKinds, "one rule per op kind");
+        const ExportRule &rule = rules[static_cast<int32_t>(op->kind)];
+        if (rule.write == nullptr)
+            throw unsupported("op ", op->name, " of type ", op_type_name(*op),
+                              " has no ONNX equivalent: ", rule.refusal);
+        return (this->*rule.write)(op, rule.onnx_type);
     }
 
-    std::string emit_tensor(Op *op) {
+    std::string square(Op *op, const char *) {
+        const std::string &x = names_.at(op->args[0]);
+        node("Mul", {x, x}, op->name);
+        return op->name;
+    }
+
+    std::string cast(Op *op, const char *) {
+        attr_int(node("Cast", {names_.at(op->args[0])}, op->name), "to", onnx_type_of(op->dtype));
+        return op->name;
+    }
+
+    // Of two booleans, the larger is their "or" and the smaller their "and".
+    std::string maximum(Op *op, const char *) {
+        return binary(op, op->dtype == NG_BOOL ? "Or" : "Max");
+    }
+    std::string minimum(Op *op, const char *) {
+        return binary(op, op->dtype == NG_BOOL ? "And" : "Min");
+    }
+
+    std::string not_equal(Op *op, const char *) {
+        std::string eq = fresh(op->name + "/Equal");
+        node("Equal", {aligned(op->args[0], op->axes), aligned(op->args[1], op->axes)}, eq);
+        node("Not", {eq}, op->name);
+        return op->name;
+    }
+
+    std::string select(Op *op, const char *) {
+        node("Where",
+             {aligned(op->args[0], op->axes), aligned(op->args[1], op->axes),
+              aligned(op->args[2], op->axes)},
+             op->name);
+        return op->name;
+    }
+
+    std::string arg_reduce(Op *op, const char *type) {
+        Op *x = op->args[0];
+        onnx::NodeProto &n = node(type, {names_.at(x)}, op->name);
+        attr_int(n, "axis", position(x->axes, op->attrs.axis));
+        attr_int(n, "keepdims", 0);
+        return op->name;
+    }
+
+    std::string broadcast(Op *op, const char *) {
+        std::string x = aligned(op->args[0], op->axes);
+        node("Expand", {x, ints(op->name + "/shape", shape_of(op->axes))}, op->name);
+        return op->name;
+    }
+
+    std::string transpose(Op *op, const char *) {
+        Dims perm;
+        for (const Axis *a : op->axes) perm.push_back(position(op->args[0]->axes, a));
+        attr_ints(node("Transpose", {names_.at(op->args[0])}, op->name), "perm", perm);
+        return op->name;
+    }
+
+    std::string reshape(Op *op, const char *) {
+        return reshape_to(names_.at(op->args[0]), shape_of(op->axes), op->name);
+    }
+
+    std::string pad(Op *op, const char *) {
+        const PadWidths &padding = op->attrs.padding;
+        Dims pads(2 * padding.size());
+        for (size_t i = 0; i < padding.size(); ++i) {
+            pads[i] = padding[i].first;
+            pads[i + padding.size()] = padding[i].second;
+        }
+        node("Pad", {names_.at(op->args[0]), ints(op->name + "/pads", pads)}, op->name);
+        return op->name;
+    }
+
+    std::string concat(Op *op, const char *) {
+        std::vector<std::string> inputs;
+        for (Op *a : op->args) inputs.push_back(names_.at(a));
+        attr_int(node("Concat", inputs, op->name), "axis", position(op->axes, op->attrs.axis));
+        return op->name;
+    }
+
+    std::string tensor(Op *op, const char *) {
         if (op->flags() & kFlagConstant) {
             const SharedBytes &d = op->attrs.data;
             const size_t bytes = static_cast<size_t>(Layout{shape_of(op->axes), {}, 0}.numel()) *
@@ -309,17 +307,24 @@ private:
         return initializer(op->name, op->dtype, shape_of(op->axes), bytes.data(), bytes.size());
     }
 
-    std::string unary(const char *type, Op *op) {
+    std::string unary(Op *op, const char *type) {
         node(type, {names_.at(op->args[0])}, op->name);
         return op->name;
     }
 
-    std::string binary(const char *type, Op *op) {
+    std::string binary(Op *op, const char *type) {
         node(type, {aligned(op->args[0], op->axes), aligned(op->args[1], op->axes)}, op->name);
         return op->name;
     }
 
-    std::string reduce(const char *type, Op *op, bool axes_as_input) {
+    std::string reduce(Op *op, const char *type) {
+        return reduce_with(op, type, false);
+    }
+    // Since opset 13, ReduceSum takes its axes as an input rather than an attribute.
+    std::string reduce_axes_input(Op *op, const char *type) {
+        return reduce_with(op, type, true);
+    }
+    std::string reduce_with(Op *op, const char *type, bool axes_as_input) {
         Op *x = op->args[0];
         Dims axes;
         for (const Axis *a : op->attrs.axes) axes.push_back(position(x->axes, a));
@@ -340,7 +345,7 @@ private:
     }
 
     // a (others, contracted) x b (contracted, others) as one MatMul of two matrices.
-    std::string dot(Op *op) {
+    std::string dot(Op *op, const char *) {
         Op *a = op->args[0], *b = op->args[1];
         const Axes &k = op->attrs.axes;
         auto matrix = [&](Op *x, bool contracted_first) {
@@ -368,7 +373,7 @@ private:
         return reshape_to(product, shape_of(op->axes), op->name);
     }
 
-    std::string softmax(const char *type, Op *op) {
+    std::string softmax(Op *op, const char *type) {
         Op *x = op->args[0];
         const Axes &norm = op->attrs.axes;
         if (norm.size() == 1) {
@@ -402,7 +407,7 @@ private:
         return op->name;
     }
 
-    std::string slice(Op *op) {
+    std::string slice(Op *op, const char *) {
         Op *x = op->args[0];
         Dims starts, ends, axes, steps, dropped;
         for (size_t i = 0; i < op->attrs.slices.size(); ++i) {
@@ -434,7 +439,7 @@ private:
 
     // Equal(x, k) against every class k: values outside the classes give zeros, as in nanograph
     // (ONNX's OneHot would count negative indices from the end).
-    std::string one_hot(Op *op) {
+    std::string one_hot(Op *op, const char *) {
         Op *x = op->args[0];
         const int64_t depth = op->attrs.axis->length;
         // The classes become an initializer: bound its size.

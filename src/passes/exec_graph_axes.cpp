@@ -4,6 +4,8 @@
 
 #include "passes/exec_graph.hpp"
 
+#include <type_traits>
+
 namespace ng {
 
 void ExecGraph::own_axes() {
@@ -24,8 +26,13 @@ void ExecGraph::own_axes() {
     };
     for (Node &n : nodes) {
         for (const Axis *&a : n.axes) a = copy(a);
-        for (const Axis *&a : n.attrs.axes) a = copy(a);
-        n.attrs.axis = copy(n.attrs.axis);
+        for_each_attr(n.attrs, [&](AttrId, const char *, auto &field) {
+            using Field = std::decay_t<decltype(field)>;
+            if constexpr (std::is_same_v<Field, Axes>)
+                for (const Axis *&a : field) a = copy(a);
+            else if constexpr (std::is_same_v<Field, AxisRef>)
+                field = copy(field);
+        });
     }
 }
 

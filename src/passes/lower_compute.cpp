@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/checked_math.hpp"
+#include "kernels/parallel.hpp"
 #include "passes/lowering_context.hpp"
 
 namespace ng {
@@ -34,7 +35,7 @@ using kernels::Instruction;
 #define NG_KERNEL_Random NG_KERNEL_NONE
 #define NG_KERNEL_Segment NG_KERNEL_NONE
 constexpr int32_t kKernelFn[] = {
-#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint) NG_KERNEL_##Class(Kernel),
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) NG_KERNEL_##Class(Kernel),
 #include "graph/op_kinds.def"
 };
 static_assert(sizeof kKernelFn / sizeof kKernelFn[0] == kNumOpKinds, "one entry per op kind");
@@ -215,13 +216,17 @@ void lower_arg_reduction(Lowering &L, int32_t id) {
     const Node &n = L.graph.nodes[id];
     const int32_t x = n.args.at(0);
     const Node &xn = L.graph.nodes[x];
+    const bool is_max = n.kind == OpKind::Argmax;
+    const DType dt = xn.dtype;
+    const std::vector<int64_t> shape = xn.shape();
+    const int32_t dim = find_axis(xn.axes, single_axis(n));
+    if (dim < 0) throw internal_error("arg-reduction axis not in operand");
     Step s;
-    s.kind = Step::Kind::ArgReduce;
-    s.flag = n.kind == OpKind::Argmax;
-    s.dtype = xn.dtype;
-    s.shape = xn.shape();
-    s.dim = find_axis(xn.axes, single_axis(n));
-    if (s.dim < 0) throw internal_error("arg-reduction axis not in operand");
+    s.kind = Step::Kind::Kernel;
+    s.kernel.run = [is_max, dt, shape, dim](const KernelRun &r) {
+        kernels::run_arg_reduce(is_max, dt, shape, dim, r.inputs[0], r.output, r.pool);
+    };
+    s.kernel.may_use_pool = kernels::may_split(checked_numel(shape, "operand"));
     s.inputs.push_back(L.read(x, xn.axes));
     L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), n.shape());
     s.output = L.operand(L.values[id], n.axes, xn.axes);
@@ -231,19 +236,23 @@ void lower_arg_reduction(Lowering &L, int32_t id) {
 void lower_softmax(Lowering &L, int32_t id) {
     const Node &n = L.graph.nodes[id];
     const int32_t x = n.args.at(0);
-    Step s;
-    s.kind = Step::Kind::Softmax;
-    s.flag = n.kind == OpKind::LogSoftmax;
-    s.dtype = n.dtype;
-    s.shape = n.shape();
-    s.reduced.assign(n.axes.size(), n.attrs.axes.empty());
+    const bool log = n.kind == OpKind::LogSoftmax;
+    const DType dt = n.dtype;
+    const std::vector<int64_t> shape = n.shape();
+    std::vector<bool> reduced(n.axes.size(), n.attrs.axes.empty());
     for (const Axis *a : n.attrs.axes) {
         int32_t at = find_axis(n.axes, a);
         if (at < 0) throw internal_error("softmax axis not in operand");
-        s.reduced[at] = true;
+        reduced[at] = true;
     }
+    Step s;
+    s.kind = Step::Kind::Kernel;
+    s.kernel.run = [log, dt, shape, reduced](const KernelRun &r) {
+        kernels::run_softmax(log, dt, shape, reduced, r.inputs[0], r.output, r.pool);
+    };
+    s.kernel.may_use_pool = kernels::may_split(checked_numel(shape, "operand"));
     s.inputs.push_back(L.read(x, n.axes));
-    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), s.shape);
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), shape);
     s.output = L.operand(L.values[id], n.axes, n.axes);
     L.add_step(std::move(s));
 }

@@ -88,15 +88,19 @@ void lower_data_movement(Lowering &L, int32_t id) {
 // number and the op's stream.
 void lower_random(Lowering &L, int32_t id) {
     const Node &n = L.graph.nodes[id];
+    const kernels::RandomFn fn =
+        n.kind == OpKind::Normal ? kernels::RandomFn::Normal : kernels::RandomFn::Uniform;
+    const DType dt = n.dtype;
+    const int64_t count = n.numel();
+    const double a = n.attrs.parameters.at(0), b = n.attrs.parameters.at(1);
+    const uint64_t stream = n.attrs.stream;
     Step s;
-    s.kind = Step::Kind::Random;
-    s.random_fn = n.kind == OpKind::Normal ? kernels::RandomFn::Normal : kernels::RandomFn::Uniform;
-    s.dtype = n.dtype;
-    s.shape = n.shape();
-    s.value = n.attrs.parameters.at(0);
-    s.scale = n.attrs.parameters.at(1);
-    s.stream = n.attrs.stream;
-    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, n.numel()), s.shape);
+    s.kind = Step::Kind::Kernel;
+    s.kernel.run = [fn, dt, count, a, b, stream](const KernelRun &r) {
+        kernels::random_fill(fn, dt, count, {r.seed, r.draw, stream}, a, b, r.output.data);
+    };
+    s.kernel.draws_random = true;
+    L.values[id] = L.row_major(L.new_arena_buffer(n.dtype, count), n.shape());
     s.output = L.operand(L.values[id], n.axes, n.axes);
     L.add_step(std::move(s));
 }

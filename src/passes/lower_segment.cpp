@@ -2,6 +2,7 @@
 // flat (or segment) axis, each row holding the other axes contiguously; it is packed only when
 // its layout is not already that.
 #include "core/checked_math.hpp"
+#include "kernels/segment.hpp"
 #include "passes/lowering_context.hpp"
 
 namespace ng {
@@ -45,14 +46,21 @@ void lower_segment(Lowering &L, int32_t id) {
     const Axis *to = n.axes.at(0);
     const bool gather = n.kind == OpKind::SegmentGather;
 
+    const bool max = n.kind == OpKind::SegmentMax;
+    const DType dt = n.dtype;
+    const int64_t rows = gather ? to->length : from->length;  // of the flat axis
+    const int64_t segments = gather ? from->length : to->length;
     Step s;
-    s.kind = Step::Kind::Segment;
-    s.dtype = n.dtype;
-    s.flag = gather;
-    s.reduce_fn = n.kind == OpKind::SegmentMax ? kernels::ReduceFn::Max : kernels::ReduceFn::Sum;
-    s.m = gather ? to->length : from->length;  // rows of the flat axis
-    s.k = gather ? from->length : to->length;  // segments
-    s.n = inner;
+    s.kind = Step::Kind::Kernel;
+    s.kernel.run = [gather, max, dt, rows, inner, segments](const KernelRun &r) {
+        const auto *splits = static_cast<const int64_t *>(r.inputs[1].data);
+        if (gather)
+            kernels::segment_gather(dt, r.inputs[0].data, rows, inner, splits, segments,
+                                    r.output.data);
+        else
+            kernels::segment_reduce(dt, max, r.inputs[0].data, rows, inner, splits, segments,
+                                    r.output.data);
+    };
     s.inputs.push_back(rows_of(L, x, order));
     s.inputs.push_back(rows_of(L, splits, L.graph.nodes[splits].axes));
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "kernels/kernels.hpp"
 
 namespace ng {
+
+class ThreadPool;
 
 struct Buffer {
     enum class Kind : int32_t {
@@ -45,34 +48,43 @@ struct Operand {
     std::vector<int64_t> strides;
 };
 
+// What a Kernel step's call receives at run time: its operands' addresses, with the strides the
+// plan gave them, and the run's context. Everything else it needs (shapes, the op's attributes)
+// it captured when it was made.
+struct KernelRun {
+    const std::vector<kernels::Strided> &inputs;
+    const kernels::Strided &output;
+    ThreadPool *pool;
+    uint64_t seed, draw;  // the run's random key (see kernels::RandomKey)
+};
+
+// The call of a Kernel step, made by the op's lowering.
+struct KernelCall {
+    std::function<void(const KernelRun &)> run;
+    bool may_use_pool = false;  // whether it may hand work to the run's thread pool
+    bool draws_random = false;  // whether its values depend on the run's random key
+};
+
 struct Step {
     enum class Kind : int32_t {
         Elementwise,  // program over shape
         Reduce,       // reduce_fn of program over shape into output (0 strides on reduced dims)
-        ArgReduce,    // flag = is_max, dim
-        Softmax,      // flag = log, reduced
         Gemm,         // see gemm fields; inputs[0] = A, inputs[1] = B, output = C
         Copy,         // inputs[0] -> output over shape
         Fill,         // output = value over shape
-        OneHot,   // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
-        Random,   // output = random_fn values over shape, parameters value and scale, stream
-        Segment,  // inputs (values, splits): reduce_fn Sum/Max over segments, or flag = gather;
-                  // m rows of the flat axis, n inner elements per row, k segments
+        OneHot,  // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
+        Kernel,  // kernel.run: any op whose work is one kernel call over its operands
     };
     Kind kind = Kind::Elementwise;
     kernels::Program program;
     kernels::ReduceFn reduce_fn = kernels::ReduceFn::Sum;
     bool flag = false;
-    int32_t dim = -1;
-    std::vector<bool> reduced;
     double value = 0;
-    double scale = 0;                                          // Random: high or stddev
-    kernels::RandomFn random_fn = kernels::RandomFn::Uniform;  // Random
-    uint64_t stream = 0;                                       // Random
-    DType dtype = 0;  // dtype of the inputs for ArgReduce/Softmax/Copy/Fill/Gemm/OneHot(output)
+    DType dtype = 0;  // dtype of the inputs for Copy/Fill/Gemm/OneHot(output)
     std::vector<int64_t> shape;
     std::vector<Operand> inputs;
     Operand output;
+    KernelCall kernel;  // Kernel
     // Gemm: C[m,n] = alpha * op(A)[m,k] op(B)[k,n] + beta * C, row-major leading dimensions.
     // Optional operands after A and B (their index in inputs, -1 when absent): scale_input, one
     // value alpha is multiplied by at run time; bias_input, copied over C before the product

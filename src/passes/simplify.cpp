@@ -78,44 +78,22 @@ bool foldable(const ExecGraph &g, const Node &n) {
     return n.numel() <= kMaxFoldedElements;
 }
 
-// Everything that makes two nodes compute the same value, as a byte string.
+}  // namespace
+
 std::string cse_key(const Node &n) {
     std::string key;
-    auto put = [&](const void *p, size_t bytes) {
-        key.append(static_cast<const char *>(p), bytes);
-    };
-    auto put_value = [&](const auto &v) { put(&v, sizeof v); };
-    put_value(n.kind);
-    put_value(n.dtype);
-    for (const Axis *a : n.axes) put_value(a);
-    key.push_back('|');
-    for (int32_t a : n.args) put_value(a);
-    key.push_back('|');
-    for (const Axis *a : n.attrs.axes) put_value(a);
-    put_value(n.attrs.axis);
-    put_value(n.attrs.flags);
-    for (const SliceSpec &s : n.attrs.slices) {
-        put_value(s.start);
-        put_value(s.stop);
-        put_value(s.step);
-        put_value(s.drop);
-    }
-    for (const auto &p : n.attrs.padding) put_value(p);
-    key.push_back('|');
+    auto put = [&](const auto &v) { key.append(reinterpret_cast<const char *>(&v), sizeof v); };
+    put(n.kind);
+    put(n.dtype);
+    put(n.axes.size());
+    for (const Axis *a : n.axes) put(a);
+    put(n.args.size());
+    for (int32_t a : n.args) put(a);
     // Small constants merge by value (the 1s and 0s autodiff makes); a large one only with
-    // itself, so that no key copies a layer's weights.
-    const SharedBytes &data = n.attrs.data;
-    if (data.size() <= kMaxKeyedConstantBytes) {
-        key.push_back('=');
-        put(data.data(), data.size());
-    } else {
-        key.push_back('@');
-        put_value(data.data());
-    }
+    // itself.
+    append_attrs_key(key, n.attrs, kMaxKeyedConstantBytes);
     return key;
 }
-
-}  // namespace
 
 void simplify(ExecGraph &g, const PlanRunner &run_plan) {
     const int32_t count = static_cast<int32_t>(g.nodes.size());

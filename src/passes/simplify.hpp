@@ -9,6 +9,8 @@
 // Then dead code is removed.
 #pragma once
 
+#include <string>
+
 #include "passes/exec_graph.hpp"
 #include "passes/pipeline.hpp"
 
@@ -16,5 +18,9 @@ namespace ng {
 
 // Folding evaluates constant nodes with `run_plan`.
 void simplify(ExecGraph &g, const PlanRunner &run_plan);
+
+// Everything that makes two nodes compute the same value, as a byte string: kind, dtype, axes,
+// args and every attribute. Nodes with equal keys are merged.
+std::string cse_key(const Node &n);
 
 }  // namespace ng

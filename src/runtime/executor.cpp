@@ -4,7 +4,6 @@
 #include "core/error.hpp"
 #include "core/strided_space.hpp"
 #include "kernels/parallel.hpp"
-#include "kernels/segment.hpp"
 #include "kernels/thread_pool.hpp"
 
 namespace ng {
@@ -164,13 +163,14 @@ Executor::Executor(const Plan &plan) : plan_(plan), written_(plan.buffers.size()
         case Step::Kind::Elementwise:
         case Step::Kind::Copy:
         case Step::Kind::Reduce:
-        case Step::Kind::ArgReduce:
-        case Step::Kind::Softmax:
             may_use_pool_ |= kernels::may_split(checked_numel(s.shape, "step shape"));
+            break;
+        case Step::Kind::Kernel:
+            may_use_pool_ |= s.kernel.may_use_pool;
+            draws_random_ |= s.kernel.draws_random;
             break;
         default: break;  // Gemm: above; the others run on the caller
         }
-        draws_random_ |= s.kind == Step::Kind::Random;
         prepared_.push_back(std::move(p));
     }
 }
@@ -205,12 +205,6 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
     case Step::Kind::Elementwise:
     case Step::Kind::Copy:
     case Step::Kind::Reduce: break;  // above
-    case Step::Kind::ArgReduce:
-        kernels::run_arg_reduce(s.flag, s.dtype, s.shape, s.dim, p.inputs[0], p.output, pool);
-        break;
-    case Step::Kind::Softmax:
-        kernels::run_softmax(s.flag, s.dtype, s.shape, s.reduced, p.inputs[0], p.output, pool);
-        break;
     case Step::Kind::Gemm:
         if (s.bias_input >= 0 && !p.adds_bias) {
             // One layer's output: small enough for the calling thread.
@@ -232,24 +226,8 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         kernels::fill(s.dtype, n, s.value, p.output.data);
         break;
     }
-    case Step::Kind::Random: {
-        int64_t n = 1;
-        for (int64_t d : s.shape) n *= d;
-        kernels::random_fill(s.random_fn, s.dtype, n, {seed_, draw_, s.stream}, s.value, s.scale,
-                             p.output.data);
-        break;
-    }
     case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output, one_hot_space_); break;
-    case Step::Kind::Segment: {
-        const auto *splits = static_cast<const int64_t *>(p.inputs[1].data);
-        if (s.flag)
-            kernels::segment_gather(s.dtype, p.inputs[0].data, s.m, s.n, splits, s.k,
-                                    p.output.data);
-        else
-            kernels::segment_reduce(s.dtype, s.reduce_fn == kernels::ReduceFn::Max,
-                                    p.inputs[0].data, s.m, s.n, splits, s.k, p.output.data);
-        break;
-    }
+    case Step::Kind::Kernel: s.kernel.run(KernelRun{p.inputs, p.output, pool, seed_, draw_}); break;
     }
 }
 
