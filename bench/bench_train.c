@@ -1,4 +1,4 @@
-/* bench_train: times nanograph's training of multilayer perceptrons (issue 5).
+/* bench_train: times nanograph's training of multilayer perceptrons.
  *
  * Two workloads, each in a child process of its own (so one's memory cannot hide the other's
  * peak), each printing one JSON line that bench/run_train.py joins with the same workloads run

@@ -108,7 +108,7 @@ if(NG_BUILD_BENCH)
   endif()
 endif()
 
-# The training benchmark (issue 5), likewise: bench_train --quick trains tiny networks and fails on
+# The training benchmark, likewise: bench_train --quick trains tiny networks and fails on
 # a nanograph error or a non-finite loss (without Fashion-MNIST, only the SGD step on random data
 # runs); bench_train_peers_smoke runs it with its peers through bench/run_train.py (PyTorch and
 # NumPy from Debian; JAX and ONNX Runtime only where bench/setup-peers.sh installed them, which

@@ -291,7 +291,8 @@ static void test_deriv_bad_arguments(void **state) {
     ng_graph_destroy(other);
 }
 
-/* variables(): the seed's example tanh(dot(x, w) + b) gives [w, b]. */
+/* variables(): the trainable variables a value depends on, in the order first reached:
+ * tanh(dot(x, w) + b) gives [w, b]. */
 static void test_variables(void **state) {
     (void)state;
     ng_graph_t *g = ng_graph_create();

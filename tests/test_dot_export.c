@@ -54,8 +54,8 @@ static char *dot_of(ng_graph_t *g, ng_op_t *const *roots, int32_t n) {
     return text;
 }
 
-/* Seed 001's example: y = tanh(dot(w, x) + b), c = squared_L2(y - y0). */
-static ng_op_t *build_seed_001(fixture_t *f) {
+/* A one-layer regression: y = tanh(dot(w, x) + b), c = squared_L2(y - y0). */
+static ng_op_t *build_regression_cost(fixture_t *f) {
     const ng_axis_t *Y = ng_axis(f->g, "Y", 4);
     ng_op_t *x = ng_placeholder(f->g, NG_FLOAT32, AXES(f->C, f->W, f->H, f->N), 4, NULL);
     ng_op_t *y0 = ng_placeholder(f->g, NG_FLOAT32, AXES(Y, f->N), 2, NULL);
@@ -74,7 +74,7 @@ static ng_op_t *build_seed_001(fixture_t *f) {
 
 static void whole_graph_has_every_op_and_edge(void **state) {
     fixture_t *f = *state;
-    ng_op_t *cost = build_seed_001(f);
+    ng_op_t *cost = build_regression_cost(f);
     assert_int_equal(ng_graph_status(f->g), NG_OK);
     /* Ops: x y0 w b 0.5 Dot Add Tanh Subtract Square Sum = 11. Data edges: Dot 2, Add 2, Tanh 1,
      * Subtract 2, Square 1, Sum 1 = 9. One initial value (b). */
@@ -93,7 +93,7 @@ static void whole_graph_has_every_op_and_edge(void **state) {
         strstr(text, "label=\"Dot\\nDot\\nfloat32 (Y(4), N(5))\\naxes=(C(4), W(3), H(2))\""));
     assert_non_null(strstr(text, "label=\"x\\nPlaceholder\\nfloat32 (C(4), W(3), H(2), N(5))\""));
     free(text);
-    /* The seed example, for docs/graph_example.svg (dot -Tsvg graph_example.dot). */
+    /* The regression's graph, for docs/graph_example.svg (dot -Tsvg graph_example.dot). */
     assert_int_equal(ng_graph_write_dot(f->g, &cost, 1, "graph_example.dot"), NG_OK);
 
     /* A control dependency appears dashed. */
@@ -109,7 +109,7 @@ static void whole_graph_has_every_op_and_edge(void **state) {
 
 static void roots_limit_the_output_to_what_they_need(void **state) {
     fixture_t *f = *state;
-    build_seed_001(f);
+    build_regression_cost(f);
     ng_op_t *y = ng_graph_find(f->g, "y");
     char *text = dot_of(f->g, &y, 1);
     counts_t c = parse_dot(text);
@@ -138,7 +138,7 @@ static void names_are_escaped(void **state) {
 
 static void buffer_is_filled_snprintf_style(void **state) {
     fixture_t *f = *state;
-    build_seed_001(f);
+    build_regression_cost(f);
     char *full = dot_of(f->g, NULL, 0);
     char small[16];
     size_t needed = 0;
@@ -152,7 +152,7 @@ static void buffer_is_filled_snprintf_style(void **state) {
 
 static void file_form_writes_the_same_text(void **state) {
     fixture_t *f = *state;
-    build_seed_001(f);
+    build_regression_cost(f);
     char *text = dot_of(f->g, NULL, 0);
     assert_int_equal(ng_graph_write_dot(f->g, NULL, 0, "test_dot_export.dot"), NG_OK);
     FILE *in = fopen("test_dot_export.dot", "r");

@@ -1,6 +1,6 @@
-/* The transformer's contract: seed 001's assign/sequential semantics, persistence across runs
- * and computations, inputs of any strides, output slots, plan figures (CSE, fusion, arena
- * bounds) and every error path of compile and run. */
+/* The transformer's contract: an assign runs only where a computation reaches it (sequential runs
+ * its parts in order), persistence across runs and computations, inputs of any strides, output
+ * slots, plan figures (CSE, fusion, arena bounds) and every error path of compile and run. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,7 +33,7 @@ static void assert_error_names(ng_status_t got, ng_status_t want, const char *fu
     assert_non_null(strstr(ng_last_error(), function));
 }
 
-/* Seed 001: x + 1 does not run an assign that only exists elsewhere in the graph;
+/* x + 1 does not run an assign that only exists elsewhere in the graph;
  * sequential([assign(x, 5), x + 1]) does, and the value persists. */
 static void test_assign_and_sequential_semantics(void **state) {
     (void)state;

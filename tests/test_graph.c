@@ -33,8 +33,9 @@ static void axes_are_interned_by_name_and_length(void **state) {
     assert_string_equal(ng_graph_error(f->g), "ng_axis: an axis name may not be empty");
 }
 
-/* Seed 000's table: constant / placeholder / persistent tensor / variable flags. */
-static void the_four_tensor_kinds_have_seed_000_flags(void **state) {
+/* Every assignable tensor is persistent; a constant is also constant, a placeholder an input, a
+ * variable trainable; a computed op has no flag. */
+static void each_tensor_kind_has_its_flags(void **state) {
     fixture_t *f = *state;
     const float data[4] = {1, 2, 3, 4};
     ng_op_t *c = ng_constant(f->g, NG_FLOAT32, AXES(f->C), 1, data);
@@ -120,7 +121,7 @@ static void tensor_argument_errors(void **state) {
 
 static void initial_values_are_recorded_and_checked(void **state) {
     fixture_t *f = *state;
-    /* Seed 001: x = ng.placeholder((), initial_value=0) */
+    /* A scalar placeholder whose initial value is the constant 0. */
     ng_op_t *zero = ng_scalar(f->g, 0);
     ng_op_t *x = ng_placeholder(f->g, NG_FLOAT32, NULL, 0, zero);
     assert_ptr_equal(ng_op_initial_value(x), zero);
@@ -303,7 +304,8 @@ static void control_dependencies(void **state) {
     ng_graph_destroy(other);
 }
 
-/* Seed 001: y = tanh(dot(w, x) + b), c = squared_L2(y - y0): placeholders [x, y0]. */
+/* The placeholders a cost depends on, in the order they are first reached: for
+ * c = squared_L2(tanh(dot(w, x) + b) - y0), [x, y0]. */
 static void placeholders_upstream_in_first_visit_order(void **state) {
     fixture_t *f = *state;
     const ng_axis_t *Y = ng_axis(f->g, "Y", 4);
@@ -331,7 +333,7 @@ static void placeholders_upstream_in_first_visit_order(void **state) {
     check_failure(NG_ERR_INVALID_ARGUMENT, "ng_placeholders", "out is NULL", NULL);
 }
 
-/* Seed 001: x1 = x + x; y = x1 * x1 - x shares x1 instead of building it twice. */
+/* x1 = x + x; y = x1 * x1 - x uses the one op x1 twice instead of building it twice. */
 static void shared_subexpressions_are_one_op(void **state) {
     fixture_t *f = *state;
     ng_op_t *x = P(f, f->C, f->W, f->H, f->N);
@@ -351,7 +353,7 @@ static void shared_subexpressions_are_one_op(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         T(axes_are_interned_by_name_and_length),
-        T(the_four_tensor_kinds_have_seed_000_flags),
+        T(each_tensor_kind_has_its_flags),
         T(assignable_tensor_flag_rules),
         T(tensor_argument_errors),
         T(initial_values_are_recorded_and_checked),

@@ -1,4 +1,4 @@
-/* State and control (seed 001): assign to l-tensors with broadcasting, sequential keeps its
+/* State and control: assign to l-tensors with broadcasting, sequential keeps its
  * list and takes the value of the last, stop_gradient. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,8 +7,9 @@
 
 #include "test_graph_util.h"
 
-/* Seed 001: x = placeholder((), initial_value=0); z = sequential([assign(x, 5), x + 1]). */
-static void seed_001_sequential_assignment(void **state) {
+/* x = placeholder((), initial_value=0); z = sequential([assign(x, 5), x + 1]) keeps both parts,
+ * in order, as its arguments. */
+static void sequential_keeps_an_assignment_and_its_reader(void **state) {
     fixture_t *f = *state;
     ng_op_t *x = ng_placeholder(f->g, NG_FLOAT32, NULL, 0, ng_scalar(f->g, 0));
     ng_op_t *a = ng_assign(f->g, x, ng_scalar(f->g, 5));
@@ -108,8 +109,10 @@ static void stop_gradient_is_an_identity_op(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        T(seed_001_sequential_assignment),      T(sequential_takes_axes_and_dtype_of_the_last),
-        T(assign_broadcasts_rhs_to_the_target), T(assign_errors),
+        T(sequential_keeps_an_assignment_and_its_reader),
+        T(sequential_takes_axes_and_dtype_of_the_last),
+        T(assign_broadcasts_rhs_to_the_target),
+        T(assign_errors),
         T(stop_gradient_is_an_identity_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

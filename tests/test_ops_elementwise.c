@@ -52,7 +52,7 @@ static const struct {
 };
 #define NUM_UNARIES (sizeof unaries / sizeof unaries[0])
 
-/* Seed 002: (C, H, W, N) - (W, H) has rank 4, a's order. */
+/* Binary ops align their operands' axes by name: (C, H, W, N) - (W, H) has rank 4, in a's order. */
 static void binary_aligns_by_name_in_both_orders(void **state) {
     fixture_t *f = *state;
     ng_op_t *a = P(f, f->C, f->H, f->W, f->N);

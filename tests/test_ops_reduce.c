@@ -82,7 +82,8 @@ static void argmax_and_argmin_give_int64(void **state) {
 
 static void dot_contracts_shared_axes(void **state) {
     fixture_t *f = *state;
-    /* Seed 001: dot(w(C, W, H, Y), x(C, W, H, N)) has axes (Y, N). */
+    /* dot contracts every axis its operands share: dot(w(C, W, H, Y), x(C, W, H, N)) has axes
+     * (Y, N). */
     const ng_axis_t *Y = ng_axis(f->g, "Y", 4);
     ng_op_t *w = P(f, f->C, f->W, f->H, Y);
     ng_op_t *x = P(f, f->C, f->W, f->H, f->N);

@@ -1,6 +1,6 @@
 /**
  * @file graph.h
- * @brief Graphs, named axes, op attributes and graph queries (seeds 001 and 002).
+ * @brief Graphs, named axes, op attributes and graph queries.
  *
  * A graph owns its ops and axes: their handles stay valid until ng_graph_destroy(). An op's value
  * is a tensor described by a dtype and an ordered list of named axes (see docs/axes.md for the

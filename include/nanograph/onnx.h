@@ -25,9 +25,11 @@ extern "C" {
  * The placeholders in `params` become the model's inputs and `results` its outputs, each named as
  * its op (ng_op_name()). Constants become initializers holding their data; variables and
  * persistent tensors become initializers holding their initial values (use
- * ng_onnx_export_trained_file() for the values a transformer holds). Every op of ops.h that
- * computes a value can be exported; ng_assign() and ng_sequential() cannot (an ONNX model has no
- * state).
+ * ng_onnx_export_trained_file() for the values a transformer holds). The ops of ops.h export,
+ * except those that need state an ONNX model does not hold: ng_assign(), ng_fill(),
+ * ng_assign_slice() and ng_sequential() (nothing to assign to), ng_uniform() and ng_normal() (no
+ * generator to draw from). The segment ops of segment.h do not export either, nor an ng_one_hot()
+ * of more than 2^24 classes (its classes would become too large an initializer).
  * @param g The graph of the ops.
  * @param results The ops to compute (1 or more).
  * @param num_results Number of results.
@@ -37,7 +39,8 @@ extern "C" {
  * @param path The file to write (replaced when it exists).
  * @return ::NG_OK; ::NG_ERR_INVALID_ARGUMENT for NULL or foreign handles, a param that is not a
  * placeholder or a placeholder the results need that is not a param; ::NG_ERR_UNSUPPORTED for an
- * op ONNX cannot express (the message names it); ::NG_ERR_IO when the file cannot be written.
+ * op the exporter refuses (above; the message names it); ::NG_ERR_IO when the file cannot be
+ * written.
  */
 NG_API ng_status_t ng_onnx_export_file(ng_graph_t *g, ng_op_t *const *results, int32_t num_results,
                                        ng_op_t *const *params, int32_t num_params,

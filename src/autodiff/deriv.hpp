@@ -1,4 +1,4 @@
-// Reverse-mode automatic differentiation over the op graph (seed 001 "deriv"). Like every builder,
+// Reverse-mode automatic differentiation over the op graph (`deriv`). Like every builder,
 // these only add ops to the graph of their arguments: nothing is computed until a computation
 // runs the result.
 #pragma once

@@ -1,5 +1,5 @@
 // Host tensors: a description (dtype, shape, strides in elements, offset in elements, optional
-// allocated sizes) over a shared Storage (seed 000 "Dense L-Tensor Implementation"). Views share
+// allocated sizes) over a shared Storage. Views share
 // the storage; the storage lives while any view does.
 #pragma once
 

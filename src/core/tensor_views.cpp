@@ -1,4 +1,4 @@
-// Views: new descriptions over the same storage (seed 000 "simple views"). None of them copies.
+// Views: new descriptions over the same storage. None of them copies.
 #include <numeric>
 
 #include "core/checked_math.hpp"

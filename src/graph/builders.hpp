@@ -15,7 +15,7 @@
 
 namespace ng::build {
 
-// assignable tensors (seed 000's table). `data` (constants only) is dense row-major in `axes`
+// assignable tensors. `data` (constants only) is dense row-major in `axes`
 // order and copied; `initial_value` may be null (zeros) or any op of the same graph, broadcast.
 Op *assignable(Graph &g, DType dt, const Axes &axes, uint32_t flags, const void *data,
                Op *initial_value);
@@ -79,8 +79,8 @@ Op *variance(Op *x, const Axes &axes);
 Op *squared_l2(Op *x, const Axes &axes);
 Op *l2_norm(Op *x, const Axes &axes);
 Op *l1_norm(Op *x, const Axes &axes);
-// -sum(t * log(y)) over axes; when y is a Softmax, computed as -sum(t * log_softmax(x)) (seed 001's
-// deriv handler) so it is finite for any logits and differentiates as softmax - t.
+// -sum(t * log(y)) over axes; when y is a Softmax, computed as -sum(t * log_softmax(x))
+// so it is finite for any logits and differentiates as softmax - t.
 Op *cross_entropy_multi(Op *y, Op *t, const Axes &axes);
 // -(t log y + (1-t) log(1-y)), summed over axes (empty: elementwise, no sum); when y is a
 // Sigmoid, computed from its logits as max(x,0) - t*x + log(1 + exp(-|x|)).

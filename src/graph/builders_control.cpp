@@ -1,4 +1,4 @@
-// State and control (seed 001): assignment to l-tensors and sequencing.
+// State and control: assignment to l-tensors and sequencing.
 #include <cmath>
 
 #include "core/error.hpp"

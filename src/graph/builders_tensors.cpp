@@ -1,4 +1,5 @@
-// The four tensor kinds of seed 000 and the assignable tensor they are all made from.
+// The four tensor kinds (constant, placeholder, persistent tensor, variable) and the assignable
+// tensor they are all made from.
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -17,9 +18,8 @@ void check_flags(uint32_t flags, const void *data, const Op *initial_value) {
     if (flags & ~kAllFlags)
         throw invalid_argument("flags 0x", std::hex, flags, " has unknown bits");
     if (!(flags & kFlagPersistent))
-        throw invalid_argument(
-            "flags 0x", std::hex, flags,
-            " lack NG_FLAG_PERSISTENT, which every assignable tensor has (seed 000)");
+        throw invalid_argument("flags 0x", std::hex, flags,
+                               " lack NG_FLAG_PERSISTENT, which every assignable tensor has");
     if (flags & kFlagConstant) {
         if (flags & (kFlagTrainable | kFlagInput))
             throw invalid_argument("flags 0x", std::hex, flags,

@@ -1,4 +1,4 @@
-// The op IR (seed 001): every op is a node of a DAG owned by its Graph. An op's value is an
+// The op IR: every op is a node of a DAG owned by its Graph. An op's value is an
 // r-tensor described by a dtype and an ordered list of named axes, with no storage and no layout;
 // assignable tensors (constants, placeholders, persistent tensors, variables) are the l-tensors
 // whose values live in a transformer.
@@ -32,7 +32,7 @@ struct HandleTags {
 };
 
 // A named axis; one object per (name, length, components) in a graph. A flattened axis
-// remembers the axes it was made of (seed 002 "flattening"), in order.
+// remembers the axes it was made of, in order, so that it can be unflattened.
 struct Axis {
     uint32_t handle_tag = 0;  // first: see HandleTags
     const Graph *graph = nullptr;
@@ -43,7 +43,7 @@ struct Axis {
 
 using Axes = std::vector<const Axis *>;
 
-// The flags of seed 000's table; the same values as NG_FLAG_* in the public header.
+// The flags of the assignable tensors; the same values as NG_FLAG_* in the public header.
 enum TensorFlags : uint32_t {
     kFlagConstant = 1,
     kFlagPersistent = 2,
@@ -99,7 +99,7 @@ OperandDTypes op_kind_operand_dtypes(OpKind kind) noexcept;
 AttrSet op_kind_attrs(OpKind kind) noexcept;
 struct Op;
 // What ng_op_type() returns: the kind name, except that an AssignableTensor is named by its
-// flags after seed 000's table ("Constant", "Placeholder", "Variable", "PersistentTensor").
+// flags ("Constant", "Placeholder", "Variable", "PersistentTensor").
 const char *op_type_name(const Op &op) noexcept;
 // Unary, Cast and Identity ops.
 bool op_kind_is_elementwise_unary(OpKind kind) noexcept;
@@ -119,7 +119,7 @@ struct Op {
     DType dtype = 0;
     Axes axes;                       // the value's axes, in order
     std::vector<Op *> args;          // data dependencies
-    std::vector<Op *> control_deps;  // must run before this op (seed 001)
+    std::vector<Op *> control_deps;  // must run before this op
     Op *initial_value = nullptr;     // AssignableTensor: evaluated once by the initializers
     OpAttrs attrs;
     std::map<std::string, std::string> metadata;

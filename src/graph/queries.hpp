@@ -15,8 +15,8 @@ template <class Visit>
 void walk_upstream(const std::vector<Op *> &roots, bool include_initial_values, Visit &&visit);
 
 // Assignable tensors upstream of `op` whose flags include all of `required_flags`, in the order
-// they are first reached (depth-first, arguments in order): seed 001's `c.variables()` gives
-// [w, b] for tanh(dot(w, x) + b).
+// they are first reached (depth-first, arguments in order): the trainable variables of
+// tanh(dot(w, x) + b) are [w, b].
 std::vector<Op *> upstream_assignables(Op *op, uint32_t required_flags);
 
 // Ops of g whose metadata has `key` (with `value`, when value is non-null), in creation order.

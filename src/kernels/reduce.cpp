@@ -1,6 +1,6 @@
 // run_reduce: f over the values of a Program, into an output with stride 0 on reduced
 // dimensions. The program runs tile by tile and each tile is reduced at once, so a fused
-// sum((x - y)^2) never stores x - y (seed 000).
+// sum((x - y)^2) never stores x - y.
 //
 // After simplification the space is [kept outer dims][reduced outer dims][innermost dim]:
 //  - innermost reduced: each tile is reduce_all'ed; tile results collect in a small buffer that is

@@ -1,4 +1,4 @@
-// Lowering of the ops that move data into a new buffer: pad (seed 000's complex view: zeros
+// Lowering of the ops that move data into a new buffer: pad (zeros
 // around a copy), concat (copies into slices of the result) and one-hot.
 #include "passes/lowering_context.hpp"
 

@@ -1,4 +1,4 @@
-// Lowering of dot (seed 001 axes semantics: contract every shared axis) to one GEMM. Each operand
+// Lowering of dot (which contracts every axis its operands share) to one GEMM. Each operand
 // is viewed as a matrix by merging its axis groups into single strides; a transposed operand
 // becomes a BLAS transpose flag; an operand whose strides cannot be expressed that way (or a
 // broadcast one) is first packed into a row-major copy.

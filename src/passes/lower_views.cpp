@@ -147,7 +147,7 @@ void lower_view(Lowering &L, int32_t id) {
         if (ok) {
             v.layout = l;
         } else {
-            // The strides do not allow it: flatten a row-major copy (seed 002: "a shuffled copy").
+            // The strides do not allow it: flatten a row-major copy of it.
             Value packed = L.pack(arg, a.axes);
             v.buffer = packed.buffer;
             v.layout.offset = 0;

@@ -109,7 +109,7 @@ Instruction binary_ins(BinaryFn f, DType dt, int32_t a, int32_t b) {
     return Instruction{Instruction::Type::Binary, int32_t(f), dt, 0, {a, b, -1}};
 }
 
-// (x - y)^2, the fused reduction body of seed 000.
+// (x - y)^2, the body of sum((x - y)^2) fused into its reduction.
 Program squared_difference(DType dt) {
     Program p;
     p.inputs = {dt, dt};

@@ -29,7 +29,7 @@ void expect_dims(const Dims &actual, const Dims &expected) {
 
 void dense_strides_with_sizes(void **) {
     expect_dims(ng::row_major_strides({5, 3, 2}), {6, 2, 1});
-    // Padded: allocated sizes (5, 4, 8) >= shape (seed 000).
+    // Padded: strides follow the allocated sizes (5, 4, 8), which may exceed the shape.
     expect_dims(ng::row_major_strides({5, 3, 2}, {5, 4, 8}), {32, 8, 1});
     expect_dims(ng::row_major_strides({}), {});
     bool threw = false;
