@@ -3,7 +3,6 @@
 #include "core/error.hpp"
 
 namespace ng::autodiff {
-namespace {
 
 // Piecewise constant (or integer-valued) ops: the derivative is zero wherever it exists.
 void zero_adjoint(RuleContext &) {}
@@ -12,8 +11,6 @@ void refused_adjoint(RuleContext &c) {
     throw unsupported("cannot differentiate through ", c.op->name,
                       ": an assignment is a side effect, not a function of its operands");
 }
-
-}  // namespace
 
 void apply_adjoint_rule(RuleContext &c) {
     switch (c.op->kind) {

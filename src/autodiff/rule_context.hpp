@@ -32,22 +32,11 @@ struct RuleContext {
 // NG_ERR_UNSUPPORTED (docs/autodiff.md lists which).
 void apply_adjoint_rule(RuleContext &context);
 
-// One function per family of op kinds; each handles only the kinds it is dispatched.
-void unary_adjoint(RuleContext &c);
-void binary_adjoint(RuleContext &c);
-void select_adjoint(RuleContext &c);
-void reduction_adjoint(RuleContext &c);
-void dot_adjoint(RuleContext &c);
-void softmax_adjoint(RuleContext &c);
-void log_softmax_adjoint(RuleContext &c);
-void reordering_view_adjoint(RuleContext &c);  // Broadcast, AxesWithOrder
-void cast_axes_adjoint(RuleContext &c);
-void flatten_adjoint(RuleContext &c);
-void unflatten_adjoint(RuleContext &c);
-void slice_adjoint(RuleContext &c);
-void pad_adjoint(RuleContext &c);
-void concat_adjoint(RuleContext &c);
-void sequential_adjoint(RuleContext &c);
-void segment_adjoint(RuleContext &c);  // SegmentSum, SegmentMax, SegmentGather
+// The rule of each op kind, <Adjoint>_adjoint from the Adjoint column of op_kinds.def: one
+// function per family of op kinds, each handling only the kinds it is dispatched (a rule shared by
+// several rows is declared once per row, which C++ allows).
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) \
+    void Adjoint##_adjoint(RuleContext &c);
+#include "graph/op_kinds.def"
 
 }  // namespace ng::autodiff

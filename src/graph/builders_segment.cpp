@@ -39,7 +39,7 @@ Axes segment_axes(Op *x, const Axis *from, Op *splits, const Axis *to, const Axi
 }  // namespace
 
 Op *segment_reduce(OpKind kind, Op *x, const Axis *along, Op *splits, const Axis *segments) {
-    if (op_kind_class(kind) != OpClass::Segment || kind == OpKind::SegmentGather)
+    if (kind != OpKind::SegmentSum && kind != OpKind::SegmentMax)
         throw internal_error(op_kind_name(kind), " is not a segment reduction");
     require_operand_dtypes(kind, x, "operand");
     Axes axes = segment_axes(x, along, splits, segments, segments);

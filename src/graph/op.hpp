@@ -79,7 +79,7 @@ enum class OpClass : int32_t {
     Normalization,  // softmax and its log
     View,           // the operand's elements, re-strided
     DataMovement,   // a new value made of the operands' elements
-    Segment,        // over the segments of a flat axis given by row splits (jagged values)
+    Kernel,         // one kernel call over its operands: lowered by lower_<Kernel column>
     Assignment,     // writes its second argument into its first
     Control,        // orders its arguments
     Random,         // new values drawn at every run from the transformer's generator

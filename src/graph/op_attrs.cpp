@@ -127,15 +127,6 @@ void describe_value(std::ostream &out, const Reals &v) {
 
 }  // namespace
 
-const char *attr_name(AttrId id) noexcept {
-    switch (id) {
-#define NG_ATTR(Type, Name, Meaning) \
-    case AttrId::Name: return #Name; \
-        #include "graph/op_attrs.def"
-    }
-    return "unknown";
-}
-
 AttrSet attrs_set(const OpAttrs &attrs) {
     AttrSet set = 0;
     for_each_attr(attrs, [&](AttrId id, const char *, const auto &field) {

@@ -60,8 +60,6 @@ void for_each_attr(Attrs &attrs, F &&f) {
 #include "graph/op_attrs.def"
 }
 
-const char *attr_name(AttrId id) noexcept;
-
 // The fields of `attrs` that differ from their default.
 AttrSet attrs_set(const OpAttrs &attrs);
 

@@ -33,7 +33,7 @@ using kernels::Instruction;
 #define NG_KERNEL_Assignment NG_KERNEL_NONE
 #define NG_KERNEL_Control NG_KERNEL_NONE
 #define NG_KERNEL_Random NG_KERNEL_NONE
-#define NG_KERNEL_Segment NG_KERNEL_NONE
+#define NG_KERNEL_Kernel NG_KERNEL_NONE
 constexpr int32_t kKernelFn[] = {
 #define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) NG_KERNEL_##Class(Kernel),
 #include "graph/op_kinds.def"
@@ -56,7 +56,7 @@ static_assert(sizeof kKernelFn / sizeof kKernelFn[0] == kNumOpKinds, "one entry 
 #undef NG_KERNEL_Assignment
 #undef NG_KERNEL_Control
 #undef NG_KERNEL_Random
-#undef NG_KERNEL_Segment
+#undef NG_KERNEL_Kernel
 
 int32_t kernel_fn(OpKind k) {
     return kKernelFn[static_cast<int32_t>(k)];

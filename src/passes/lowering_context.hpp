@@ -71,6 +71,7 @@ void lower_dot(Lowering &L, int32_t id);
 void lower_data_movement(Lowering &L, int32_t id);  // Pad, Concat, OneHot
 void lower_assign(Lowering &L, int32_t id);
 void lower_random(Lowering &L, int32_t id);
+// The lowerings of the Kernel class, one per value of its Kernel column (op_kinds.def).
 void lower_segment(Lowering &L, int32_t id);  // SegmentSum, SegmentMax, SegmentGather
 
 // Position of the axis named like `a` in `axes`, or -1.
