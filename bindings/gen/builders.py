@@ -37,6 +37,7 @@ class Param:
     def __init__(self, kind, name, doc, optional=False):
         self.kind, self.name, self.doc, self.optional = kind, name, doc, optional
         self.count = None  # for lists: the C name of the count
+        self.count_doc = ""  # and its documentation ("Number of axes; 0 reduces every axis.")
         self.group = None
 
     @property
@@ -71,12 +72,14 @@ class Builder:
         return [g for g in groups.values() if len(g) > 1]
 
 
+# A builder: the doc comment right before it, its name, its parameters after the graph.
 BUILDER = re.compile(
-    r"/\*\*((?:(?!\*/).)*?)\*/\s*NG_API\s+ng_op_t\s*\*\s*(ng_\w+)\s*\(\s*ng_graph_t\s*\*\s*g\s*"
+    r"/\*\*((?:(?!\*/).)*?)\*/\s*NG_API\s+ng_op_t\s*\*\s*(ng_\w+)\s*\(\s*ng_graph_t\s*\*\s*\w+\s*"
     r"(,[^;]*?)?\)\s*;",
     re.S,
 )
-ANY_BUILDER = re.compile(r"NG_API\s+ng_op_t\s*\*\s*(ng_\w+)\s*\(\s*ng_graph_t\s*\*\s*g\b")
+# Any builder, documented or not (those BUILDER misses fail the generator).
+ANY_BUILDER = re.compile(r"NG_API\s+ng_op_t\s*\*\s*(ng_\w+)\s*\(\s*ng_graph_t\s*\*\s*\w+\s*[,)]")
 
 # C parameter type (spaces normalised) -> kind.
 SCALAR_KINDS = {
@@ -137,7 +140,7 @@ def parse_params(cname, text, docs):
         doc = docs.get(name, "")
         if ctype == "int32_t" and COUNT_NAME.match(name) and pending:
             for p in pending:
-                p.count = name
+                p.count, p.count_doc = name, doc
             c_args.append(("count", list(pending)))
             pending = []
             continue

@@ -109,7 +109,7 @@ def render_function(b, entry):
     out.append("function %s(%s)%s" % (name, ", ".join(sig), where))
     for group in b.list_groups():
         names = [pname(entry, p) for p in group]
-        out.append("    same_lengths(%r, %s)" % (name, ", ".join(names)))
+        out.append("    same_lengths(\"%s\", %s)" % (name, ", ".join(names)))
     out.append("    newop(%s, CAPI.%s(%s))" % (graph, b.name, ", ".join(args)))
     out.append("end")
     return out

@@ -64,9 +64,12 @@ def is_method(b):
 def signature(b, entry, method):
     params = ordered(b, entry)
     defaults = entry.get("defaults", {})
-    # An axes list last among an op's parameters may be left out: every axis.
-    if not method and params and params[-1].kind == "axes" and params[-1].name not in defaults:
-        defaults = dict(defaults, **{params[-1].name: "None"})
+    # Axes last among an op's parameters, whose count documents what 0 means ("0 reduces every
+    # axis"), may be left out.
+    last = params[-1] if params else None
+    if not method and last and last.kind == "axes" and "; 0 " in last.count_doc \
+            and last.name not in defaults:
+        defaults = dict(defaults, **{last.name: "None"})
     parts = ["self"] if method else []
     for p in params:
         hint = HINTS[p.kind]

@@ -537,7 +537,7 @@ x padded with zeros: each axis keeps its name and grows by before + after.
 Wraps `ng_pad`.
 """
 function pad(x::Op, before::AbstractVector{<:Integer}, after::AbstractVector{<:Integer})
-    same_lengths('pad', before, after)
+    same_lengths("pad", before, after)
     newop(x.graph, CAPI.pad(handle(x.graph), handle(x), Vector{Int64}(before), Vector{Int64}(after), Int32(length(before))))
 end
 

@@ -329,7 +329,7 @@ def cross_entropy_binary(y: Operand, t: Operand, axes: AxesArg = None) -> Op:
     return Op(check_ptr(lib.cross_entropy_binary(g.handle, y.handle, t.handle, axes_arr, axes_n)), g)
 
 
-def broadcast(x: Operand, axes: AxesArg = None) -> Op:
+def broadcast(x: Operand, axes: AxesArg) -> Op:
     """x broadcast to more axes: the result has exactly `axes`, in that order, repeating x along the
     new ones.
     """
@@ -338,7 +338,7 @@ def broadcast(x: Operand, axes: AxesArg = None) -> Op:
     return Op(check_ptr(lib.broadcast(g.handle, x.handle, axes_arr, axes_n)), g)
 
 
-def axes_with_order(x: Operand, axes: AxesArg = None) -> Op:
+def axes_with_order(x: Operand, axes: AxesArg) -> Op:
     """x with its axes in another order (a transpose view)."""
     g, (x,) = _operands(x)
     axes_arr, axes_n = _axes_arg(g, axes)
@@ -348,7 +348,7 @@ def axes_with_order(x: Operand, axes: AxesArg = None) -> Op:
 transpose = axes_with_order
 
 
-def cast_axes(x: Operand, axes: AxesArg = None) -> Op:
+def cast_axes(x: Operand, axes: AxesArg) -> Op:
     """x with its axes renamed, position by position (same data, new names)."""
     g, (x,) = _operands(x)
     axes_arr, axes_n = _axes_arg(g, axes)
@@ -383,7 +383,7 @@ def unflatten(x: Operand) -> Op:
     return Op(check_ptr(lib.unflatten(g.handle, x.handle)), g)
 
 
-def reshape(x: Operand, axes: AxesArg = None) -> Op:
+def reshape(x: Operand, axes: AxesArg) -> Op:
     """x reinterpreted onto new axes with the same number of elements: the elements of x in row-major
     order of its axes become the elements of the result in row-major order of `axes`.
     """
