@@ -198,12 +198,13 @@ def render(builders):
                 funcs.append(["%s = %s" % (alias, entry.get("name", b.name))])
                 names.append(alias)
     banner = "\n".join(wrap(BANNER, 96))
-    ops = HEAD.format(what="The op builders of ops: functions whose graph is their operands'.",
+    ops = HEAD.format(what="The op builders that take operands, as functions: the graph is the operands'.",
                       banner=banner)
     ops += "\nfrom ._errors import check_ptr\n"
     ops += "from ._graph import (AxesArg, Axis, Op, Operand, _axes_arg, _axis_handle, _c_str, " \
            "_int64_lists,\n                     _op_list, _operands)\n"
-    ops += "\n__all__ = [%s]\n" % ", ".join(repr(n) for n in names)
+    ops += "\n__all__ = [\n%s\n]\n" % "\n".join(
+        "    " + line for line in wrap(" ".join("%r," % n for n in names), 96))
     for f in funcs:
         ops += "\n\n" + "\n".join(f) + "\n"
     graph = HEAD.format(what="The op builders without an operand, as methods of Graph.",
