@@ -26,7 +26,7 @@ DEFAULT_INCLUDE = HERE.parent.parent / "include" / "nanograph"
 
 # Macros the bindings read (the library's version, the function table's version).
 REQUIRED_MACROS = ("NG_VERSION_MAJOR", "NG_VERSION_MINOR", "NG_VERSION_PATCH", "NG_API_VERSION")
-# Macros that are not values: the export attribute.
+# Macros that are not values the bindings read: the export attribute.
 NOT_VALUES = ("NG_API",)
 
 
@@ -158,12 +158,15 @@ class Headers:
                 continue
             seen.add(name)
             if params:
-                raise GenerateError("#define %s%s: function-like macros are not supported" % (name, params))
+                raise GenerateError("#define %s%s: a function-like macro the generator cannot read "
+                                    "(list it in NOT_VALUES when the bindings do not need it)"
+                                    % (name, params))
             if re.fullmatch(r'"[^"]*"', value):
                 continue
             m = re.fullmatch(r"(-?\d+)[uUlL]*", value)
             if not m:
-                raise GenerateError("#define %s %r: not a number or string the generator can read"
+                raise GenerateError("#define %s %r: not a number or string the generator can read "
+                                    "(list it in NOT_VALUES when the bindings do not need it)"
                                     % (name, value))
             self.constants.append((name, int(m.group(1))))
         missing = [n for n in REQUIRED_MACROS if n not in seen]
