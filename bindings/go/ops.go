@@ -11,6 +11,11 @@ import (
 	"unsafe"
 )
 
+// The op builders are generated from the C headers (ops_generated.go). Written here by hand are
+// the builders the generator leaves out (Constant, SGD, Adam: EXCLUDED in
+// bindings/gen/builders.py says why), the types they take, and the helpers the generated ones
+// call (sliceSpecs, optionalHandle, sameLengths).
+
 // Constant builds a constant with the given axes from dense row-major data: a []float32,
 // []float64, []int32, []int64, []uint8 or []bool of the axes' element count (nil: zeros).
 func (g *Graph) Constant(axes []*Axis, data interface{}) (*Op, error) {
