@@ -32,6 +32,7 @@ func TestGeneratedBuildersOfEachPattern(t *testing.T) {
 		must(g.Uniform(Float32, []*Axis{a}, 0.25, 0.5, 3)), // dtype, axes, doubles, uint64
 		must(g.AssignableTensor(Float64, nil, FlagPersistent, // dtype, axes, uint32, optional op
 			must(g.ScalarOf(Float64, 2.5)))),
+		must(g.Slice(x, SliceSpec{Start: 1, Index: true}, SliceSpec{0, 3, 2, false})), // variadic slices
 	}
 	tr := must(NewTransformer(""))
 	defer tr.Close()
@@ -71,6 +72,7 @@ func TestGeneratedBuildersOfEachPattern(t *testing.T) {
 	if got := must(out[12].Float64s()); !reflect.DeepEqual(got, []float64{2.5}) {
 		t.Errorf("assignable tensor: %v", got)
 	}
+	f32(13, 4, -6)
 }
 
 // Bad input to generated builders comes back as an *Error with the library's status.
