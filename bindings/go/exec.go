@@ -8,16 +8,19 @@ import "C"
 
 import (
 	"runtime"
-	"sync"
 	"unsafe"
 )
 
 // Transformer holds persistent values and compiles computations. Computations made on it keep
 // working after it is closed.
 type Transformer struct {
-	mu sync.Mutex
-	h  *C.ng_transformer_t
+	owned[C.ng_transformer_t, transformerKind]
 }
+
+type transformerKind struct{}
+
+func (transformerKind) name() string               { return "transformer" }
+func (transformerKind) free(h *C.ng_transformer_t) { C.ng_transformer_destroy(h) }
 
 // NewTransformer creates a transformer for a backend ("" or "cpu").
 func NewTransformer(backend string) (*Transformer, error) {
@@ -36,26 +39,10 @@ func NewTransformer(backend string) (*Transformer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Transformer{h: h}
+	t := &Transformer{}
+	t.h = h
 	runtime.SetFinalizer(t, (*Transformer).Close)
 	return t, nil
-}
-
-// Close destroys the transformer handle. Safe to repeat.
-func (t *Transformer) Close() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.h != nil {
-		C.ng_transformer_destroy(t.h)
-		t.h = nil
-	}
-}
-
-func (t *Transformer) handle() (*C.ng_transformer_t, error) {
-	if t == nil || t.h == nil {
-		return nil, closedError("transformer")
-	}
-	return t.h, nil
 }
 
 // SetNumThreads sets the threads the kernels use (0: one per core).
@@ -113,10 +100,14 @@ func (t *Transformer) SetValue(op *Op, value *Tensor) error {
 
 // Computation is a compiled computation. Run it from one goroutine at a time.
 type Computation struct {
-	mu     sync.Mutex
-	h      *C.ng_computation_t
-	graphs []*Graph
+	owned[C.ng_computation_t, computationKind]
+	graphs []*Graph // set once by Compile, released once by Close
 }
+
+type computationKind struct{}
+
+func (computationKind) name() string               { return "computation" }
+func (computationKind) free(h *C.ng_computation_t) { C.ng_computation_destroy(h) }
 
 // Compile compiles a computation of results with params as its inputs.
 func (t *Transformer) Compile(results []*Op, params ...*Op) (*Computation, error) {
@@ -142,7 +133,8 @@ func (t *Transformer) Compile(results []*Op, params ...*Op) (*Computation, error
 	if err != nil {
 		return nil, err
 	}
-	c := &Computation{h: ch}
+	c := &Computation{}
+	c.h = ch
 	seen := map[*Graph]bool{}
 	for _, o := range append(append([]*Op{}, results...), params...) {
 		if !seen[o.g] {
@@ -157,23 +149,12 @@ func (t *Transformer) Compile(results []*Op, params ...*Op) (*Computation, error
 
 // Close destroys the computation (and a closed graph it was the last user of). Safe to repeat.
 func (c *Computation) Close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.h != nil {
-		C.ng_computation_destroy(c.h)
-		c.h = nil
+	if c.release() {
 		for _, g := range c.graphs {
 			g.releaseUser()
 		}
 		c.graphs = nil
 	}
-}
-
-func (c *Computation) handle() (*C.ng_computation_t, error) {
-	if c == nil || c.h == nil {
-		return nil, closedError("computation")
-	}
-	return c.h, nil
 }
 
 // NumParams is the number of inputs a run takes.
@@ -333,12 +314,11 @@ var resultFuncs = valueFuncs{
 }
 
 func (c *Computation) describe(f valueFuncs, i int) (ValueInfo, error) {
-	c.mu.Lock() // the strings belong to the computation: it stays open while they are copied
-	defer c.mu.Unlock()
-	h, err := c.handle()
+	h, done, err := c.hold() // the strings belong to the computation: it stays open while they are copied
 	if err != nil {
 		return ValueInfo{}, err
 	}
+	defer done()
 	return withThread(func() (ValueInfo, error) {
 		ci := C.int32_t(i)
 		name := f.name(h, ci)

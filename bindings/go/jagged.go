@@ -19,8 +19,15 @@ import (
 // DLPack has no jagged form: a jagged tensor crosses as its Values (rank 1) and the RowSplits of
 // each jagged mode, both ordinary tensors.
 type Jagged struct {
-	h *C.ng_jagged_t
+	counted[C.ng_jagged_t, *Jagged, jaggedKind]
 }
+
+type jaggedKind struct{}
+
+func (jaggedKind) name() string                  { return "jagged tensor" }
+func (jaggedKind) free(h *C.ng_jagged_t)         { C.ng_jagged_release(h) }
+func (jaggedKind) retain(h *C.ng_jagged_t)       { C.ng_jagged_retain(h) }
+func (jaggedKind) wrap(h *C.ng_jagged_t) *Jagged { return adoptJagged(h) }
 
 func newJagged(f func() *C.ng_jagged_t) (*Jagged, error) {
 	h, err := withThread(func() (*C.ng_jagged_t, error) {
@@ -37,34 +44,10 @@ func newJagged(f func() *C.ng_jagged_t) (*Jagged, error) {
 }
 
 func adoptJagged(h *C.ng_jagged_t) *Jagged {
-	j := &Jagged{h: h}
+	j := &Jagged{}
+	j.h = h
 	runtime.SetFinalizer(j, (*Jagged).Close)
 	return j
-}
-
-func (j *Jagged) handle() (*C.ng_jagged_t, error) {
-	if j == nil || j.h == nil {
-		return nil, closedError("jagged tensor")
-	}
-	return j.h, nil
-}
-
-// Close drops this handle's reference (views keep the values). Safe to repeat.
-func (j *Jagged) Close() {
-	if j.h != nil {
-		C.ng_jagged_release(j.h)
-		j.h = nil
-	}
-}
-
-// Retain is a second handle to the same jagged tensor.
-func (j *Jagged) Retain() (*Jagged, error) {
-	h, err := j.handle()
-	if err != nil {
-		return nil, err
-	}
-	C.ng_jagged_retain(h)
-	return adoptJagged(h), nil
 }
 
 // NewJagged is a zero-filled jagged tensor of a smooth or jagged shape (not nested).

@@ -33,11 +33,19 @@ const (
 // Shape describes which indices exist (smooth, jagged or nested); immutable and
 // reference-counted by the library, so it may be shared between goroutines.
 type Shape struct {
-	h *C.ng_shape_t
+	counted[C.ng_shape_t, *Shape, shapeKind]
 }
 
+type shapeKind struct{}
+
+func (shapeKind) name() string                { return "shape" }
+func (shapeKind) free(h *C.ng_shape_t)        { C.ng_shape_release(h) }
+func (shapeKind) retain(h *C.ng_shape_t)      { C.ng_shape_retain(h) }
+func (shapeKind) wrap(h *C.ng_shape_t) *Shape { return adoptShape(h) }
+
 func adoptShape(h *C.ng_shape_t) *Shape {
-	s := &Shape{h: h}
+	s := &Shape{}
+	s.h = h
 	runtime.SetFinalizer(s, (*Shape).Close)
 	return s
 }
@@ -53,31 +61,6 @@ func newShape(f func() *C.ng_shape_t) (*Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	return adoptShape(h), nil
-}
-
-func (s *Shape) handle() (*C.ng_shape_t, error) {
-	if s == nil || s.h == nil {
-		return nil, closedError("shape")
-	}
-	return s.h, nil
-}
-
-// Close drops this handle's reference. Safe to repeat.
-func (s *Shape) Close() {
-	if s.h != nil {
-		C.ng_shape_release(s.h)
-		s.h = nil
-	}
-}
-
-// Retain is a second handle to the same shape.
-func (s *Shape) Retain() (*Shape, error) {
-	h, err := s.handle()
-	if err != nil {
-		return nil, err
-	}
-	C.ng_shape_retain(h)
 	return adoptShape(h), nil
 }
 
@@ -333,9 +316,14 @@ func (s *Shape) Text() (string, error) {
 // ShapeIter steps through the indices of a shape in row-major order (the order of a jagged
 // tensor's values). Use it from one goroutine at a time.
 type ShapeIter struct {
-	h *C.ng_shape_iter_t
+	owned[C.ng_shape_iter_t, shapeIterKind]
 	n int
 }
+
+type shapeIterKind struct{}
+
+func (shapeIterKind) name() string              { return "shape iterator" }
+func (shapeIterKind) free(h *C.ng_shape_iter_t) { C.ng_shape_iter_destroy(h) }
 
 // Iter makes an iterator over the shape's indices (it keeps its own reference to the shape).
 func (s *Shape) Iter(mode IndexMode) (*ShapeIter, error) {
@@ -349,18 +337,11 @@ func (s *Shape) Iter(mode IndexMode) (*ShapeIter, error) {
 		if ih == nil {
 			return nil, lastError()
 		}
-		it := &ShapeIter{h: ih, n: int(C.ng_shape_iter_index_length(ih))}
+		it := &ShapeIter{n: int(C.ng_shape_iter_index_length(ih))}
+		it.h = ih
 		runtime.SetFinalizer(it, (*ShapeIter).Close)
 		return it, nil
 	})
-}
-
-// Close destroys the iterator. Safe to repeat.
-func (it *ShapeIter) Close() {
-	if it.h != nil {
-		C.ng_shape_iter_destroy(it.h)
-		it.h = nil
-	}
 }
 
 // IndexLength is the number of entries of each index.
@@ -368,10 +349,10 @@ func (it *ShapeIter) IndexLength() int { return it.n }
 
 // Next writes the next index into index (IndexLength entries) and reports whether there was one.
 func (it *ShapeIter) Next(index []int64) (bool, error) {
-	if it == nil || it.h == nil {
-		return false, closedError("shape iterator")
+	h, err := it.handle()
+	if err != nil {
+		return false, err
 	}
-	h := it.h
 	defer runtime.KeepAlive(it)
 	return withThread(func() (bool, error) {
 		var p *C.int64_t
@@ -403,10 +384,10 @@ func (it *ShapeIter) All() ([][]int64, error) {
 
 // Reset starts again from the first index.
 func (it *ShapeIter) Reset() error {
-	if it == nil || it.h == nil {
-		return closedError("shape iterator")
+	h, err := it.handle()
+	if err != nil {
+		return err
 	}
-	h := it.h
 	defer runtime.KeepAlive(it)
 	return status(func() C.ng_status_t { return C.ng_shape_iter_reset(h) })
 }

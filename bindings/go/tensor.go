@@ -18,11 +18,19 @@ import (
 // from Go slices copy them once; the other way needs no copy: Float32s and friends view the
 // tensor's C memory as a Go slice, valid while the tensor is open.
 type Tensor struct {
-	h *C.ng_tensor_t
+	counted[C.ng_tensor_t, *Tensor, tensorKind]
 }
 
+type tensorKind struct{}
+
+func (tensorKind) name() string                  { return "tensor" }
+func (tensorKind) free(h *C.ng_tensor_t)         { C.ng_tensor_release(h) }
+func (tensorKind) retain(h *C.ng_tensor_t)       { C.ng_tensor_retain(h) }
+func (tensorKind) wrap(h *C.ng_tensor_t) *Tensor { return adoptTensor(h) }
+
 func adoptTensor(h *C.ng_tensor_t) *Tensor {
-	t := &Tensor{h: h}
+	t := &Tensor{}
+	t.h = h
 	runtime.SetFinalizer(t, (*Tensor).Close)
 	return t
 }
@@ -96,31 +104,6 @@ func (t *Tensor) ToDLPack() (unsafe.Pointer, error) {
 		return nil, err
 	}
 	return unsafe.Pointer(out), nil
-}
-
-func (t *Tensor) handle() (*C.ng_tensor_t, error) {
-	if t == nil || t.h == nil {
-		return nil, closedError("tensor")
-	}
-	return t.h, nil
-}
-
-// Close drops this handle's reference (views and exports keep the memory). Safe to repeat.
-func (t *Tensor) Close() {
-	if t.h != nil {
-		C.ng_tensor_release(t.h)
-		t.h = nil
-	}
-}
-
-// Retain is a second handle to the same tensor.
-func (t *Tensor) Retain() (*Tensor, error) {
-	h, err := t.handle()
-	if err != nil {
-		return nil, err
-	}
-	C.ng_tensor_retain(h)
-	return adoptTensor(h), nil
 }
 
 // DType is the tensor's element type.

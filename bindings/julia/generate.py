@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates src/capi.jl, the Julia declarations of the C API, from the C headers.
 
-    python3 bindings/julia/generate.py [--check] [INCLUDE_DIR]
+    python3 bindings/julia/generate.py [--check] [--include DIR] [--output FILE]
+
+(python3 bindings/generate.py runs it, with the generator of the per-op wrappers.)
 
 It reuses the header reader of the Python binding (bindings/python/generate.py). For each public
 function it writes a Julia function that `ccall`s the function's pointer in the library's
@@ -73,14 +75,7 @@ def render(h):
 
 
 def main(argv):
-    check = "--check" in argv
-    args = [a for a in argv if a != "--check"]
-    include = pathlib.Path(args[0]) if args else cgen.DEFAULT_INCLUDE
-    text = render(cgen.Headers(include))
-    if check:
-        return 0 if OUTPUT.read_text() == text else 1
-    OUTPUT.write_text(text)
-    return 0
+    return cgen.run(argv, __doc__.split("\n\n")[0], OUTPUT, render)
 
 
 if __name__ == "__main__":

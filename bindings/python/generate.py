@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """Generates nanograph/_capi.py, the ctypes declarations of the C API, from the C headers.
 
-    python3 bindings/python/generate.py [--check] [INCLUDE_DIR]
+    python3 bindings/python/generate.py [--check] [--include DIR] [--output FILE]
+
+(python3 bindings/generate.py runs it, with the generator of the per-op wrappers.)
 
 Every public declaration (`NG_API ret ng_name(args);`), every struct typedef, every enum constant
 and numeric `#define NG_*`, and the field order of the function table `ng_api_t` (when the headers
 have one) become Python data: the binding never spells a C signature by hand, so a missing or
 wrong `restype` cannot happen. With --check the file is compared with the committed one (exit 1
 when they differ): the test suite runs that check.
+
+Macros are read after joining continuation lines (a formatter may split `#define NAME value`
+over two), and the generator fails when one the binding relies on (REQUIRED_MACROS) is missing
+or has a value it cannot read, rather than writing a module without it.
 """
+import argparse
 import pathlib
 import re
 import sys
@@ -16,6 +23,15 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 OUTPUT = HERE / "nanograph" / "_capi.py"
 DEFAULT_INCLUDE = HERE.parent.parent / "include" / "nanograph"
+
+# Macros the bindings read (the library's version, the function table's version).
+REQUIRED_MACROS = ("NG_VERSION_MAJOR", "NG_VERSION_MINOR", "NG_VERSION_PATCH", "NG_API_VERSION")
+# Macros that are not values the bindings read: the export attribute.
+NOT_VALUES = ("NG_API",)
+
+
+class GenerateError(Exception):
+    """Headers the generator cannot read (the message says what and where)."""
 
 SCALARS = {
     "void": "None",
@@ -36,8 +52,11 @@ SCALARS = {
 
 
 def strip_comments(text):
+    """The text without comments, continuation lines joined (a comment may sit between a
+    #define's backslash and its value, as clang-format leaves it)."""
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"//[^\n]*", " ", text)
+    return re.sub(r"\\[ \t]*\n", " ", text)
 
 
 def split_top(text, sep=","):
@@ -60,7 +79,12 @@ def split_top(text, sep=","):
 
 class Headers:
     def __init__(self, include):
-        files = sorted(pathlib.Path(include).glob("*.h"))
+        include = pathlib.Path(include)
+        if not include.is_dir():
+            raise GenerateError("%s: no such folder" % include)
+        files = sorted(include.glob("*.h"))
+        if not files:
+            raise GenerateError("%s: no C headers (*.h) in it" % include)
         self.text = "\n".join(strip_comments(f.read_text()) for f in files)
         self.aliases = {new: old for old, new in re.findall(r"typedef\s+(\w+)\s+(\w+)\s*;", self.text)}
         self.structs = {}  # name_t -> [(field, ctype expr)]
@@ -123,9 +147,34 @@ class Headers:
             fields.append((m.group(2), self.ctype(m.group(1))))
         return fields
 
+    def _macros(self):
+        """Numeric #define NG_* values; string ones (NG_VERSION_STRING) are left to the library's
+        functions. A value of another form fails: the binding would silently lack it."""
+        seen = set()
+        for name, params, value in re.findall(
+                r"^[ \t]*#[ \t]*define[ \t]+(NG_\w+)(\([^)]*\))?(.*)$", self.text, re.M):
+            value = value.strip()
+            if name in NOT_VALUES or name in seen:
+                continue
+            seen.add(name)
+            if params:
+                raise GenerateError("#define %s%s: a function-like macro the generator cannot read "
+                                    "(list it in NOT_VALUES when the bindings do not need it)"
+                                    % (name, params))
+            if re.fullmatch(r'"[^"]*"', value):
+                continue
+            m = re.fullmatch(r"(-?\d+)[uUlL]*", value)
+            if not m:
+                raise GenerateError("#define %s %r: not a number or string the generator can read "
+                                    "(list it in NOT_VALUES when the bindings do not need it)"
+                                    % (name, value))
+            self.constants.append((name, int(m.group(1))))
+        missing = [n for n in REQUIRED_MACROS if n not in seen]
+        if missing:
+            raise GenerateError("macros missing from the headers: %s" % ", ".join(missing))
+
     def _parse(self):
-        for name, value in re.findall(r"#define\s+(NG_\w+)\s+(-?\d+)[uU]?\s*$", self.text, re.M):
-            self.constants.append((name, int(value)))
+        self._macros()
         for body in re.findall(r"enum\s*\w*\s*\{(.*?)\}", self.text, re.S):
             value = -1
             env = dict(self.constants)
@@ -201,18 +250,44 @@ def render(h):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    check = "--check" in argv
-    args = [a for a in argv if a != "--check"]
-    include = pathlib.Path(args[0]) if args else DEFAULT_INCLUDE
-    text = render(Headers(include))
-    if check:
-        if OUTPUT.read_text() != text:
-            print("%s is out of date: run %s" % (OUTPUT, __file__), file=sys.stderr)
+def arguments(argv, description, output):
+    """The arguments shared with bindings/julia/generate.py."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when the output file differs from a fresh one")
+    ap.add_argument("--include", type=pathlib.Path, default=DEFAULT_INCLUDE,
+                    help="the folder of the C headers (default: %(default)s)")
+    ap.add_argument("--output", type=pathlib.Path, default=output,
+                    help="the file written or checked (default: %(default)s)")
+    ap.add_argument("include_dir", nargs="?", type=pathlib.Path,
+                    help="the folder of the C headers (as --include)")
+    args = ap.parse_args(argv)
+    if args.include_dir is not None:
+        args.include = args.include_dir
+    if not args.include.is_dir():
+        ap.error("%s: no such folder" % args.include)
+    return args
+
+
+def run(argv, description, output, render_fn):
+    """Parses the arguments, renders and writes (or checks) the output; the exit status."""
+    args = arguments(argv, description, output)
+    try:
+        text = render_fn(Headers(args.include))
+    except (GenerateError, ValueError) as e:
+        print("%s: %s" % (sys.argv[0], e), file=sys.stderr)
+        return 2
+    if args.check:
+        if not args.output.exists() or args.output.read_text() != text:
+            print("%s is out of date: run %s" % (args.output, sys.argv[0]), file=sys.stderr)
             return 1
         return 0
-    OUTPUT.write_text(text)
+    args.output.write_text(text)
     return 0
+
+
+def main(argv):
+    return run(argv, __doc__.split("\n\n")[0], OUTPUT, render)
 
 
 if __name__ == "__main__":

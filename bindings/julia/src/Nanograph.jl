@@ -181,16 +181,20 @@ write_dot(g::Graph, path::AbstractString, roots::Vector{Op}=Op[]) =
     check(CAPI.graph_write_dot(handle(g), Ptr{Cvoid}[handle(o) for o in roots], Int32(length(roots)), path))
 
 # ---- builders ---------------------------------------------------------------------------------
+# The builders are generated from the C headers (ops_generated.jl); written here by hand are the
+# handles' helpers they call, the builders of data and options (constant, sgd, adam) and the
+# idioms (numbers lifted to ops, Base.sum, softmax over every axis).
 
-for (T, f) in ((:placeholder, :placeholder), (:variable, :variable), (:persistent_tensor, :persistent_tensor))
-    @eval function $T(g::Graph, ::Type{E}, axes::Vector{Axis}, initial::Union{Op,Nothing}=nothing) where {E}
-        ax = axes_array(axes)
-        newop(g, CAPI.$f(handle(g), dtype(E), ax, Int32(length(ax)), initial === nothing ? C_NULL : handle(initial)))
-    end
+axis_handle(a::Axis) = (handle(a.graph); a.h)
+"""One spec per axis: a range `(start, stop, step)` (0-based, stop excluded, as in C) or an index."""
+slice_specs(specs::Vector) =
+    [s isa Integer ? CAPI.ng_slice_t(s, 0, 1, 1) : CAPI.ng_slice_t(s[1], s[2], s[3], 0) for s in specs]
+function same_lengths(f, lists...)
+    n = length(first(lists))
+    all(l -> length(l) == n, lists) ||
+        throw(NanographError(CAPI.NG_ERR_INVALID_ARGUMENT, "nanograph: $f: lists of lengths $(map(length, lists)), not one length"))
+    nothing
 end
-assignable_tensor(g::Graph, ::Type{E}, axes::Vector{Axis}, flags::Integer, initial=nothing) where {E} =
-    newop(g, CAPI.assignable_tensor(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), UInt32(flags),
-                                    initial === nothing ? C_NULL : handle(initial)))
 
 """A constant: `data` is indexed like its axes (data[i, j] is element (i, j)); a column-major
 Julia array is laid out for the library by permuting it to row-major order (one copy)."""
@@ -198,76 +202,14 @@ function constant(g::Graph, data::AbstractArray{E}, axes::Vector{Axis}) where {E
     rowmajor = collect(PermutedDimsArray(data, ndims(data):-1:1))
     newop(g, GC.@preserve rowmajor CAPI.constant(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), pointer(rowmajor)))
 end
-scalar(g::Graph, v::Real) = newop(g, CAPI.scalar(handle(g), Float64(v)))
-scalar(g::Graph, ::Type{E}, v::Real) where {E} = newop(g, CAPI.scalar_of(handle(g), dtype(E), Float64(v)))
 
 lift(o::Op, x::Op) = x
 lift(o::Op, x::Real) = scalar(o.graph, eltype(o), x)
-
-for (op, f) in ((:+, :add), (:-, :subtract), (:*, :multiply), (:/, :divide), (:^, :power))
-    @eval Base.$op(a::Op, b::Op) = newop(a.graph, CAPI.$f(handle(a.graph), handle(a), handle(b)))
+for op in (:+, :-, :*, :/, :^)
     @eval Base.$op(a::Op, b::Real) = $op(a, lift(a, b))
     @eval Base.$op(a::Real, b::Op) = $op(lift(b, a), b)
 end
-for (op, f) in ((:max, :maximum), (:min, :minimum), (:(==), :equal), (:(!=), :not_equal), (:<, :less),
-                (:<=, :less_equal), (:>, :greater), (:>=, :greater_equal))
-    @eval Base.$op(a::Op, b::Op) = newop(a.graph, CAPI.$f(handle(a.graph), handle(a), handle(b)))
-end
-dot_op(a::Op, b::Op) = newop(a.graph, CAPI.dot(handle(a.graph), handle(a), handle(b)))
-select(c::Op, a::Op, b::Op) = newop(c.graph, CAPI.select(handle(c.graph), handle(c), handle(a), handle(b)))
-
-for (op, f) in ((:-, :negative), (:abs, :absolute), (:sign, :sign), (:exp, :exp), (:log, :log),
-                (:sqrt, :sqrt), (:sin, :sin), (:cos, :cos), (:tanh, :tanh), (:inv, :reciprocal))
-    @eval Base.$op(x::Op) = newop(x.graph, CAPI.$f(handle(x.graph), handle(x)))
-end
-for f in (:square, :sigmoid, :relu, :stop_gradient, :unflatten)
-    @eval $f(x::Op) = newop(x.graph, CAPI.$f(handle(x.graph), handle(x)))
-end
-for f in (:sum, :max, :min, :mean, :prod, :variance, :squared_l2, :l2_norm, :l1_norm, :softmax,
-          :log_softmax, :broadcast, :axes_with_order, :cast_axes, :reshape)
-    name_ = Symbol(f, :_op)
-    @eval function $name_(x::Op, axes::Vector{Axis}=Axis[])
-        ax = axes_array(axes)
-        newop(x.graph, CAPI.$f(handle(x.graph), handle(x), ax, Int32(length(ax))))
-    end
-end
 Base.sum(x::Op, axes::Vector{Axis}=Axis[]) = sum_op(x, axes)
-softmax(x::Op, axes::Vector{Axis}=Axis[]) = softmax_op(x, axes)
-log_softmax(x::Op, axes::Vector{Axis}=Axis[]) = log_softmax_op(x, axes)
-for f in (:cross_entropy_multi, :cross_entropy_binary)
-    @eval function $f(y::Op, t::Op, axes::Vector{Axis}=Axis[])
-        ax = axes_array(axes)
-        newop(y.graph, CAPI.$f(handle(y.graph), handle(y), handle(t), ax, Int32(length(ax))))
-    end
-end
-argmax_op(x::Op, a::Axis) = newop(x.graph, CAPI.argmax(handle(x.graph), handle(x), a.h))
-argmin_op(x::Op, a::Axis) = newop(x.graph, CAPI.argmin(handle(x.graph), handle(x), a.h))
-cast(x::Op, ::Type{E}) where {E} = newop(x.graph, CAPI.cast(handle(x.graph), handle(x), dtype(E)))
-expand_dims(x::Op, a::Axis, position::Integer) = newop(x.graph, CAPI.expand_dims(handle(x.graph), handle(x), a.h, Int32(position)))
-"""One spec per axis: a range `start:step:stop` (0-based, stop excluded, as in C) or an index."""
-function slice(x::Op, specs::Vector)
-    cs = [s isa Integer ? CAPI.ng_slice_t(s, 0, 1, 1) : CAPI.ng_slice_t(s[1], s[2], s[3], 0) for s in specs]
-    newop(x.graph, CAPI.slice(handle(x.graph), handle(x), cs, Int32(length(cs))))
-end
-function assign_slice(lhs::Op, specs::Vector, rhs::Op)
-    cs = [s isa Integer ? CAPI.ng_slice_t(s, 0, 1, 1) : CAPI.ng_slice_t(s[1], s[2], s[3], 0) for s in specs]
-    newop(lhs.graph, CAPI.assign_slice(handle(lhs.graph), handle(lhs), cs, Int32(length(cs)), handle(rhs)))
-end
-fill_op(p::Op, value::Real) = newop(p.graph, CAPI.fill(handle(p.graph), handle(p), Float64(value)))
-value_of(p::Op) = newop(p.graph, CAPI.value_of(handle(p.graph), handle(p)))
-pad(x::Op, before::Vector{Int64}, after::Vector{Int64}) =
-    newop(x.graph, CAPI.pad(handle(x.graph), handle(x), before, after, Int32(length(before))))
-flatten(x::Op, axes::Vector{Axis}, name::AbstractString="") =
-    newop(x.graph, CAPI.flatten(handle(x.graph), handle(x), axes_array(axes), Int32(length(axes)), name))
-concat(ops::Vector{Op}, axis_name::AbstractString) =
-    newop(ops[1].graph, CAPI.concat(handle(ops[1].graph), Ptr{Cvoid}[handle(o) for o in ops], Int32(length(ops)), axis_name))
-stack(ops::Vector{Op}, a::Axis, position::Integer=0) =
-    newop(ops[1].graph, CAPI.stack(handle(ops[1].graph), Ptr{Cvoid}[handle(o) for o in ops], Int32(length(ops)), a.h, Int32(position)))
-one_hot(x::Op, a::Axis, ::Type{E}=Float32) where {E} = newop(x.graph, CAPI.one_hot(handle(x.graph), handle(x), a.h, dtype(E)))
-assign(lhs::Op, rhs::Op) = newop(lhs.graph, CAPI.assign(handle(lhs.graph), handle(lhs), handle(rhs)))
-sequential(ops::Vector{Op}) = newop(ops[1].graph, CAPI.sequential(handle(ops[1].graph), Ptr{Cvoid}[handle(o) for o in ops], Int32(length(ops))))
-deriv(cost::Op, wrt::Op) = newop(cost.graph, CAPI.deriv(handle(cost.graph), handle(cost), handle(wrt)))
-vjp(y::Op, err::Op, wrt::Op) = newop(y.graph, CAPI.vjp(handle(y.graph), handle(y), handle(err), handle(wrt)))
 
 function sgd(cost::Op, lr::Op; momentum=0.0, nesterov=false, weight_decay=0.0)
     o = Ref(CAPI.ng_sgd_options_t(sizeof(CAPI.ng_sgd_options_t), momentum, Int32(nesterov), weight_decay))
@@ -277,45 +219,8 @@ function adam(cost::Op, lr::Op; beta1=0.9, beta2=0.999, epsilon=1e-8, weight_dec
     o = Ref(CAPI.ng_adam_options_t(sizeof(CAPI.ng_adam_options_t), beta1, beta2, epsilon, weight_decay))
     newop(cost.graph, CAPI.adam(handle(cost.graph), handle(cost), handle(lr), o))
 end
-uniform(g::Graph, ::Type{E}, axes::Vector{Axis}, low, high, seed=0) where {E} =
-    newop(g, CAPI.initializer_uniform(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), Float64(low), Float64(high), UInt64(seed)))
-normal(g::Graph, ::Type{E}, axes::Vector{Axis}, mean, stddev, seed=0) where {E} =
-    newop(g, CAPI.initializer_normal(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), Float64(mean), Float64(stddev), UInt64(seed)))
-glorot_uniform(g::Graph, ::Type{E}, axes::Vector{Axis}, fan_in::Vector{Axis}, seed=0) where {E} =
-    newop(g, CAPI.initializer_glorot_uniform(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), axes_array(fan_in), Int32(length(fan_in)), UInt64(seed)))
-he_normal(g::Graph, ::Type{E}, axes::Vector{Axis}, fan_in::Vector{Axis}, seed=0) where {E} =
-    newop(g, CAPI.initializer_he_normal(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), axes_array(fan_in), Int32(length(fan_in)), UInt64(seed)))
 
-"""Values drawn uniformly from [low, high), new at every run (the transformer's generator:
-`seed!`)."""
-random_uniform(g::Graph, ::Type{E}, axes::Vector{Axis}, low, high) where {E} =
-    newop(g, CAPI.uniform(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), Float64(low), Float64(high)))
-"""Values drawn from N(mean, stddev^2), new at every run (the transformer's generator: `seed!`)."""
-random_normal(g::Graph, ::Type{E}, axes::Vector{Axis}, mean, stddev) where {E} =
-    newop(g, CAPI.normal(handle(g), dtype(E), axes_array(axes), Int32(length(axes)), Float64(mean), Float64(stddev)))
-
-# Segment ops: a jagged axis in a graph is a flat axis over every real element plus its row
-# splits, an Int64 op of one axis of length segments + 1 (segment s holds the flat positions
-# splits[s] .. splits[s+1]-1, 0-based).
-segment_op(f, x::Op, along::Axis, splits::Op, segments::Axis) =
-    newop(x.graph, f(handle(x.graph), handle(x), along.h, handle(splits), segments.h))
-"""The sum of `x` over each segment of its flat axis `along`: axes (segments, x's other axes...)."""
-segment_sum(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_sum, x, along, splits, segments)
-"""The mean over each segment (0 for an empty one): axes (segments, x's other axes...)."""
-segment_mean(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_mean, x, along, splits, segments)
-"""The max over each segment (the lowest value, -Inf for floats, for an empty one)."""
-segment_max(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_max, x, along, splits, segments)
-"""The min over each segment (+Inf for an empty float segment)."""
-segment_min(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_min, x, along, splits, segments)
-"""Softmax over each segment of `along` (x's axes; `segments`, one entry per segment, is used
-inside)."""
-segment_softmax(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_softmax, x, along, splits, segments)
-"""Log-softmax over each segment of `along` (x's axes)."""
-segment_log_softmax(x::Op, along::Axis, splits::Op, segments::Axis) = segment_op(CAPI.segment_log_softmax, x, along, splits, segments)
-"""Gives every element of the flat axis `along` the value of its segment in `y` (over
-`segments`): axes (along, y's other axes...)."""
-segment_gather(y::Op, segments::Axis, splits::Op, along::Axis) =
-    newop(y.graph, CAPI.segment_gather(handle(y.graph), handle(y), segments.h, handle(splits), along.h))
+include("ops_generated.jl")
 
 include("tensors.jl")
 include("shapes.jl")

@@ -2,6 +2,7 @@
 # the C headers: do not edit; run the script after changing a header.
 
 const NG_API_VERSION = 2
+const NG_VERSION_MAJOR = 0
 const NG_VERSION_MINOR = 1
 const NG_VERSION_PATCH = 0
 const NG_ONNX_TRAINABLE = 1

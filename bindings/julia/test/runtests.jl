@@ -40,6 +40,31 @@ end
     @test_throws NanographError a * 2f0
 end
 
+@testset "generated builders, one of each argument pattern" begin
+    g = Graph()
+    A, B, C, S = axis(g, "A", 2), axis(g, "B", 3), axis(g, "C", 4), axis(g, "S", 2)
+    x = placeholder(g, Float32, [A, B])                         # dtype, axes, optional op
+    splits = constant(g, Int64[0, 1, 3], [axis(g, "S1", 3)])
+    ops = [abs(x),                                              # op (Base.abs)
+           x - scalar(g, 10),                                   # op, op; double
+           NG.sum_op(x, [B]),                                   # op, axes
+           NG.expand_dims(x, C, 0),                             # op, axis, int32
+           NG.pad(x, [1, 0], [0, 1]),                           # two lists of one count
+           NG.concat([x, x], "B"),                              # ops, string
+           NG.stack([x, x], S, 0),                              # ops, axis, int32
+           segment_sum(x, B, splits, S)]                        # op, axis, op, axis
+    X = Float32[1 -2 3; 4 5 -6]
+    r = computation(Transformer(), ops, [x])(X)
+    @test r[1] == abs.(X) && r[2] == X .- 10 && r[3] == vec(sum(X; dims=2))
+    @test size(r[4]) == (4, 2, 3) && all(r[4][k, :, :] == X for k in 1:4)
+    @test r[5] == Float32[0 0 0 0; 1 -2 3 0; 4 5 -6 0]
+    @test r[6] == hcat(X, X) && r[7][1, :, :] == X && r[7][2, :, :] == X
+    @test r[8] == Float32[1 4; 1 -1]                            # axes (S, A)
+    @test_throws NanographError NG.pad(x, [1], [1, 2])
+    err = try NG.reshape_op(x, [axis(g, "P", 5)]); nothing catch e; e end
+    @test err isa NanographError && NG.status_name(err) == "NG_ERR_AXES"
+end
+
 @testset "training" begin
     g = Graph()
     B, F = axis(g, "B", 8), axis(g, "F", 2)

@@ -17,18 +17,9 @@ from ._errors import (AxesError, ClosedError, DTypeError, Error, FormatError, In
                       UnsupportedError)
 from ._tensor import (DType, Tensor, as_dtype, as_tensor, bool_, deserialize, float32, float64,
                       from_dlpack, int32, int64, serialize, uint8)
-from ._graph import (CONSTANT, INPUT, PERSISTENT, TRAINABLE, Axis, Graph, Op, abs_, absolute,
-                     adam, add, argmax, argmin, assign, axes_with_order, broadcast, cast,
-                     cast_axes, concat, cos, cross_entropy_binary, cross_entropy_multi, deriv,
-                     divide, dot, equal, exp, expand_dims, flatten, greater, greater_equal, l1_norm,
-                     l2_norm, less, less_equal, log, log_softmax, max, maximum, mean, min, minimum,
-                     multiply, negative, not_equal, one_hot, pad, placeholders, power, prod,
-                     reciprocal, relu, reshape, select, sequential, sgd, sigmoid, sign, sin, softmax, sqrt,
-                     square, squared_l2, stack, stop_gradient, subtract, sum, tanh, transpose,
-                     unflatten, var, variables, variance, vjp, where)
-from ._graph import assign_slice, fill, value_of
-from ._graph import (segment_gather, segment_log_softmax, segment_max, segment_mean, segment_min,
-                     segment_softmax, segment_sum)
+from ._graph import (CONSTANT, INPUT, PERSISTENT, TRAINABLE, Axis, Graph, Op, adam, placeholders, sgd,
+                     variables)
+from ._ops import *  # noqa: F401,F403  (the generated op builders: abs_, add, ..., where)
 from ._exec import Computation, Signature, Transformer
 from ._shape import Shape, ShapeIndices, broadcast_shapes
 from ._jagged import Jagged

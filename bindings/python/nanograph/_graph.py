@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _capi
 from ._errors import ClosedError, check, check_ptr, raise_last
+from ._graph_builders import GraphBuilders
 from ._lib import lib
 from ._tensor import DType, DTypeLike, as_dtype, dtype_from_code, float32
 
@@ -23,7 +24,7 @@ def _s(b: Optional[bytes]) -> str:
     return "" if b is None else b.decode("utf-8", "replace")
 
 
-class Graph:
+class Graph(GraphBuilders):
     """A graph: owns its ops and axes. Free it with close() or a `with` block; otherwise it is
     freed when neither it nor any of its ops or axes is referenced any more."""
 
@@ -100,66 +101,23 @@ class Graph:
     def scalar(self, value: float, dtype: DTypeLike = float32) -> "Op":
         """A constant of rank 0."""
         dt = as_dtype(dtype)
-        if dt == float32:
-            return Op(check_ptr(lib.scalar(self.handle, float(value))), self)
-        return Op(check_ptr(lib.scalar_of(self.handle, dt.code, float(value))), self)
+        return self._scalar(value) if dt == float32 else self._scalar_of(dt, value)
 
-    def _assignable(self, fn, dtype: DTypeLike, axes: Sequence["Axis"], initial_value: Any, *extra):
-        ax, n = self._axes(axes)
-        init = None
-        if initial_value is not None:
-            init = initial_value if isinstance(initial_value, Op) else self.constant(initial_value, axes, dtype)
-            init = init.handle
-        return Op(check_ptr(fn(self.handle, as_dtype(dtype).code, ax, n, *extra, init)), self)
+    # ---- what the generated builders (GraphBuilders) call ------------------------------------
 
-    def placeholder(self, dtype: DTypeLike, axes: Sequence["Axis"] = (), initial_value: Any = None) -> "Op":
-        """A value passed in at run time (or kept by the transformer between runs)."""
-        return self._assignable(lib.placeholder, dtype, axes, initial_value)
+    def _new_op(self, handle: Optional[int]) -> "Op":
+        return Op(check_ptr(handle), self)
 
-    def variable(self, dtype: DTypeLike, axes: Sequence["Axis"] = (), initial_value: Any = None) -> "Op":
-        """A trainable parameter; `initial_value` an op (an initializer) or a value (zeros if None)."""
-        return self._assignable(lib.variable, dtype, axes, initial_value)
+    def _axes_arg(self, axes: "AxesArg"):
+        return _axes_arg(self, axes)
 
-    def persistent_tensor(self, dtype: DTypeLike, axes: Sequence["Axis"] = (), initial_value: Any = None) -> "Op":
-        """State the transformer keeps between runs (a learning rate, a velocity)."""
-        return self._assignable(lib.persistent_tensor, dtype, axes, initial_value)
-
-    def assignable_tensor(self, dtype: DTypeLike, axes: Sequence["Axis"], flags: int, initial_value: Any = None) -> "Op":
-        """An assignable tensor with any valid union of CONSTANT, PERSISTENT, TRAINABLE, INPUT."""
-        return self._assignable(lib.assignable_tensor, dtype, axes, initial_value, int(flags))
-
-    # ---- initializers ----------------------------------------------------------------------
-
-    def uniform(self, axes: Sequence["Axis"], low: float, high: float, seed: int = 0, dtype: DTypeLike = float32) -> "Op":
-        ax, n = self._axes(axes)
-        return Op(check_ptr(lib.initializer_uniform(self.handle, as_dtype(dtype).code, ax, n, low, high, seed)), self)
-
-    def normal(self, axes: Sequence["Axis"], mean: float = 0.0, stddev: float = 1.0, seed: int = 0, dtype: DTypeLike = float32) -> "Op":
-        ax, n = self._axes(axes)
-        return Op(check_ptr(lib.initializer_normal(self.handle, as_dtype(dtype).code, ax, n, mean, stddev, seed)), self)
-
-    def glorot_uniform(self, axes: Sequence["Axis"], fan_in: Sequence["Axis"], seed: int = 0, dtype: DTypeLike = float32) -> "Op":
-        ax, n = self._axes(axes)
-        fi, nf = self._axes(fan_in)
-        return Op(check_ptr(lib.initializer_glorot_uniform(self.handle, as_dtype(dtype).code, ax, n, fi, nf, seed)), self)
-
-    def he_normal(self, axes: Sequence["Axis"], fan_in: Sequence["Axis"], seed: int = 0, dtype: DTypeLike = float32) -> "Op":
-        ax, n = self._axes(axes)
-        fi, nf = self._axes(fan_in)
-        return Op(check_ptr(lib.initializer_he_normal(self.handle, as_dtype(dtype).code, ax, n, fi, nf, seed)), self)
-
-    # ---- random values, new at every run ----------------------------------------------------
-
-    def random_uniform(self, axes: Sequence["Axis"] = (), low: float = 0.0, high: float = 1.0, dtype: DTypeLike = float32) -> "Op":
-        """Values drawn uniformly from [low, high), new at every run, from the transformer's
-        generator (Transformer.seed). Unlike the initializer `uniform`, not drawn once."""
-        ax, n = self._axes(axes)
-        return Op(check_ptr(lib.uniform(self.handle, as_dtype(dtype).code, ax, n, float(low), float(high))), self)
-
-    def random_normal(self, axes: Sequence["Axis"] = (), mean: float = 0.0, stddev: float = 1.0, dtype: DTypeLike = float32) -> "Op":
-        """Values drawn from N(mean, stddev**2), new at every run (see random_uniform)."""
-        ax, n = self._axes(axes)
-        return Op(check_ptr(lib.normal(self.handle, as_dtype(dtype).code, ax, n, float(mean), float(stddev))), self)
+    def _initial(self, initial_value: Any, axes: "AxesArg", dtype: DTypeLike) -> Optional[int]:
+        """The handle of an initial value: an op, or a value made a constant of axes and dtype."""
+        if initial_value is None:
+            return None
+        if not isinstance(initial_value, Op):
+            initial_value = self.constant(initial_value, _axes_list(axes), dtype)
+        return initial_value.handle
 
     # ---- queries ------------------------------------------------------------------------------
 
@@ -385,9 +343,9 @@ class Op:
     def __ge__(self, o): return self._binary(lib.greater_equal, o)
     def __eq__(self, o): return self._binary(lib.equal, o)  # type: ignore[override]
     def __ne__(self, o): return self._binary(lib.not_equal, o)  # type: ignore[override]
-    def __neg__(self): return negative(self)
+    def __neg__(self): return _ops.negative(self)
     def __pos__(self): return self
-    def __abs__(self): return absolute(self)
+    def __abs__(self): return _ops.absolute(self)
 
     def _specs(self, key: Any):
         """ng_slice_t specs of NumPy basic indexing: ints drop an axis, slices keep it."""
@@ -417,216 +375,82 @@ class Op:
 
     # ---- NumPy-like methods ------------------------------------------------------------------
 
-    def sum(self, axes=None): return sum(self, axes)
-    def mean(self, axes=None): return mean(self, axes)
-    def max(self, axes=None): return max(self, axes)
-    def min(self, axes=None): return min(self, axes)
-    def astype(self, dtype: DTypeLike): return cast(self, dtype)
+    def sum(self, axes=None): return _ops.sum(self, axes)
+    def mean(self, axes=None): return _ops.mean(self, axes)
+    def max(self, axes=None): return _ops.max(self, axes)
+    def min(self, axes=None): return _ops.min(self, axes)
+    def astype(self, dtype: DTypeLike): return _ops.cast(self, dtype)
 
 
-# ---- functions ------------------------------------------------------------------------------
-
-
-def _op(x: Any, like: Optional[Op] = None) -> Op:
-    if isinstance(x, Op):
-        return x
-    if like is not None:
-        return like._other(x)
-    raise TypeError("nanograph: expected an Op, got %r" % (x,))
-
-
-def _unary(fn):
-    def f(x: Op) -> Op:
-        x = _op(x)
-        return Op(check_ptr(fn(x.graph.handle, x.handle)), x.graph)
-
-    return f
-
-
-negative = _unary(lib.negative)
-absolute = abs_ = _unary(lib.absolute)
-sign = _unary(lib.sign)
-exp = _unary(lib.exp)
-log = _unary(lib.log)
-sqrt = _unary(lib.sqrt)
-square = _unary(lib.square)
-reciprocal = _unary(lib.reciprocal)
-sigmoid = _unary(lib.sigmoid)
-relu = _unary(lib.relu)
-sin = _unary(lib.sin)
-cos = _unary(lib.cos)
-tanh = _unary(lib.tanh)
-stop_gradient = _unary(lib.stop_gradient)
-unflatten = _unary(lib.unflatten)
-
-
-def _binary(fn):
-    def f(a: Operand, b: Operand) -> Op:
-        if isinstance(a, Op):
-            return a._binary(fn, b)
-        return _op(b)._binary(fn, a, reverse=True)
-
-    return f
-
-
-add = _binary(lib.add)
-subtract = _binary(lib.subtract)
-multiply = _binary(lib.multiply)
-divide = _binary(lib.divide)
-power = _binary(lib.power)
-maximum = _binary(lib.maximum)
-minimum = _binary(lib.minimum)
-equal = _binary(lib.equal)
-not_equal = _binary(lib.not_equal)
-less = _binary(lib.less)
-less_equal = _binary(lib.less_equal)
-greater = _binary(lib.greater)
-greater_equal = _binary(lib.greater_equal)
-dot = _binary(lib.dot)
-
-
-def cast(x: Op, dtype: DTypeLike) -> Op:
-    """x converted to another dtype (the only conversion there is)."""
-    return Op(check_ptr(lib.cast(x.graph.handle, x.handle, as_dtype(dtype).code)), x.graph)
-
-
-def select(condition: Op, a: Operand, b: Operand) -> Op:
-    """condition ? a : b elementwise (NumPy's where)."""
-    like = a if isinstance(a, Op) else b
-    a, b = _op(a, like), _op(b, like)  # type: ignore[arg-type]
-    return Op(check_ptr(lib.select(condition.graph.handle, condition.handle, a.handle, b.handle)), condition.graph)
-
-
-where = select
+# ---- what the generated builders (_ops.py) call ---------------------------------------------
 
 AxesArg = Union[None, Axis, Sequence[Axis]]
 
 
-def _axes_arg(g: Graph, axes: AxesArg):
-    if axes is None:
-        axes = ()
-    elif isinstance(axes, Axis):
-        axes = (axes,)
-    return g._axes(axes)
+def _operands(*xs: Any) -> Tuple[Graph, List[Op]]:
+    """The graph of the first Op among xs, and xs as Ops: a Python or NumPy number becomes a
+    constant of the dtype of the nearest other Op (the one after it when two are as near), so
+    `ng.add(x, 1)` and `ng.select(c, 0.0, y)` work."""
+    ops = [i for i, x in enumerate(xs) if isinstance(x, Op)]
+    if not ops:
+        raise TypeError("nanograph: expected an Op among %r" % (xs,))
+    out = []
+    for i, x in enumerate(xs):
+        if not isinstance(x, Op):
+            like = xs[min(ops, key=lambda j: (abs(j - i), -j))]
+            x = like._other(x)
+            if x is NotImplemented:
+                raise TypeError("nanograph: expected an Op or a number, got %r" % (xs[i],))
+        out.append(x)
+    return xs[ops[0]].graph, out
 
 
-def _reduction(fn):
-    def f(x: Op, axes: AxesArg = None) -> Op:
-        ax, n = _axes_arg(x.graph, axes)
-        return Op(check_ptr(fn(x.graph.handle, x.handle, ax, n)), x.graph)
-
-    f.__doc__ = "Reduces x over `axes` (an Axis or a list; None: every axis)."
-    return f
-
-
-sum = _reduction(lib.sum)  # noqa: A001 - NumPy's names
-max = _reduction(lib.max)  # noqa: A001
-min = _reduction(lib.min)  # noqa: A001
-mean = _reduction(lib.mean)
-prod = _reduction(lib.prod)
-variance = var = _reduction(lib.variance)
-squared_l2 = _reduction(lib.squared_l2)
-l2_norm = _reduction(lib.l2_norm)
-l1_norm = _reduction(lib.l1_norm)
-softmax = _reduction(lib.softmax)
-log_softmax = _reduction(lib.log_softmax)
-
-
-def argmax(x: Op, axis: Axis) -> Op:
-    return Op(check_ptr(lib.argmax(x.graph.handle, x.handle, axis.handle)), x.graph)
-
-
-def argmin(x: Op, axis: Axis) -> Op:
-    return Op(check_ptr(lib.argmin(x.graph.handle, x.handle, axis.handle)), x.graph)
-
-
-def cross_entropy_multi(y: Op, t: Op, axes: AxesArg = None) -> Op:
-    """-sum(t * log(y)) over axes (finite for any logits when y is a softmax)."""
-    ax, n = _axes_arg(y.graph, axes)
-    return Op(check_ptr(lib.cross_entropy_multi(y.graph.handle, y.handle, t.handle, ax, n)), y.graph)
-
-
-def cross_entropy_binary(y: Op, t: Op, axes: AxesArg = None) -> Op:
-    """-(t log y + (1 - t) log(1 - y)), summed over axes (None: elementwise)."""
-    ax, n = _axes_arg(y.graph, axes)
-    return Op(check_ptr(lib.cross_entropy_binary(y.graph.handle, y.handle, t.handle, ax, n)), y.graph)
-
-
-def _axes_op(fn):
-    def f(x: Op, axes: Sequence[Axis]) -> Op:
-        ax, n = _axes_arg(x.graph, axes)
-        return Op(check_ptr(fn(x.graph.handle, x.handle, ax, n)), x.graph)
-
-    return f
-
-
-broadcast = _axes_op(lib.broadcast)
-axes_with_order = transpose = _axes_op(lib.axes_with_order)
-cast_axes = _axes_op(lib.cast_axes)
-reshape = _axes_op(lib.reshape)  # row-major reinterpretation onto axes of the same element count
-
-
-def expand_dims(x: Op, axis: Axis, position: int = 0) -> Op:
-    return Op(check_ptr(lib.expand_dims(x.graph.handle, x.handle, axis.handle, position)), x.graph)
-
-
-def pad(x: Op, before: Sequence[int], after: Sequence[int]) -> Op:
-    """x padded with zeros: before[i] and after[i] elements around axis i."""
-    n = len(before)
-    b, a = (ctypes.c_int64 * n)(*before), (ctypes.c_int64 * len(after))(*after)
-    if len(after) != n:
-        raise ValueError("nanograph.pad: before and after differ in length")
-    return Op(check_ptr(lib.pad(x.graph.handle, x.handle, b, a, n)), x.graph)
-
-
-def flatten(x: Op, axes: Sequence[Axis], name: Optional[str] = None) -> Op:
-    ax, n = _axes_arg(x.graph, axes)
-    return Op(check_ptr(lib.flatten(x.graph.handle, x.handle, ax, n, None if name is None else name.encode())), x.graph)
-
-
-def _ops(ops: Sequence[Op]):
+def _op_list(ops: Sequence[Op]):
+    """The graph of the first op, the ops' handles as a C array, and their count."""
     ops = list(ops)
     if not ops:
         raise ValueError("nanograph: at least one op is needed")
+    for o in ops:
+        if not isinstance(o, Op):
+            raise TypeError("nanograph: expected an Op, got %r" % (o,))
     return ops[0].graph, (ctypes.c_void_p * len(ops))(*[o.handle for o in ops]), len(ops)
 
 
-def concat(ops: Sequence[Op], axis: Union[Axis, str]) -> Op:
-    """Concatenates ops along the axis of that name."""
-    g, arr, n = _ops(ops)
-    name = axis.name if isinstance(axis, Axis) else axis
-    return Op(check_ptr(lib.concat(g.handle, arr, n, name.encode())), g)
+def _axes_list(axes: AxesArg) -> List[Axis]:
+    if axes is None:
+        return []
+    if isinstance(axes, Axis):
+        return [axes]
+    return list(axes)
 
 
-def stack(ops: Sequence[Op], axis: Axis, position: int = 0) -> Op:
-    g, arr, n = _ops(ops)
-    return Op(check_ptr(lib.stack(g.handle, arr, n, axis.handle, position)), g)
+def _axes_arg(g: Graph, axes: AxesArg):
+    """Axes given as None (none), an Axis or a sequence of them, as a C array and its count."""
+    return g._axes(_axes_list(axes))
 
 
-def one_hot(x: Op, axis: Axis, dtype: DTypeLike = float32) -> Op:
-    return Op(check_ptr(lib.one_hot(x.graph.handle, x.handle, axis.handle, as_dtype(dtype).code)), x.graph)
+def _axis_handle(axis: Axis) -> int:
+    if not isinstance(axis, Axis):
+        raise TypeError("nanograph: expected an Axis, got %r" % (axis,))
+    return axis.handle
 
 
-def assign(lhs: Op, rhs: Operand) -> Op:
-    """Writes rhs into lhs (a placeholder, persistent tensor or variable) when the op runs."""
-    rhs = _op(rhs, lhs)
-    return Op(check_ptr(lib.assign(lhs.graph.handle, lhs.handle, rhs.handle)), lhs.graph)
+def _c_str(s: Union[None, str, Axis]) -> Optional[bytes]:
+    """A name as C text: an Axis stands for its name; None stays NULL."""
+    if s is None:
+        return None
+    return (s.name if isinstance(s, Axis) else str(s)).encode()
 
 
-def sequential(ops: Sequence[Op]) -> Op:
-    """Runs ops in order; the value is the last one's."""
-    g, arr, n = _ops(ops)
-    return Op(check_ptr(lib.sequential(g.handle, arr, n)), g)
+def _int64_lists(fn: str, *lists: Sequence[int]):
+    """Lists of one length as C int64 arrays, and that length."""
+    n = len(lists[0])
+    if any(len(x) != n for x in lists):
+        raise ValueError("nanograph.%s: lists of lengths %s, not one length" % (fn, [len(x) for x in lists]))
+    return tuple((ctypes.c_int64 * n)(*[int(v) for v in x]) for x in lists), n
 
 
-def deriv(cost: Op, wrt: Op) -> Op:
-    """d(cost)/d(wrt) for a scalar cost, with wrt's axes."""
-    return Op(check_ptr(lib.deriv(cost.graph.handle, cost.handle, wrt.handle)), cost.graph)
-
-
-def vjp(y: Op, error: Op, wrt: Op) -> Op:
-    """The vector-Jacobian product: d(sum(error * y))/d(wrt)."""
-    return Op(check_ptr(lib.vjp(y.graph.handle, y.handle, error.handle, wrt.handle)), y.graph)
+# ---- written by hand: listings, training steps ---------------------------------------------
 
 
 def _listing(fn, op: Op) -> List[Op]:
@@ -671,40 +495,4 @@ def adam(cost: Op, learning_rate: Operand, beta1: float = 0.9, beta2: float = 0.
     return Op(check_ptr(lib.adam(cost.graph.handle, cost.handle, lr.handle, ctypes.byref(opts))), cost.graph)
 
 
-def _segment(fn):
-    def f(x: Op, along: Axis, splits: Op, segments: Axis) -> Op:
-        return Op(check_ptr(fn(x.graph.handle, x.handle, along.handle, splits.handle, segments.handle)), x.graph)
-
-    f.__doc__ = ("Over each segment of the flat axis `along` (segment s: positions splits[s] to "
-                 "splits[s+1]-1, splits int64); the result's first axis is `segments`.")
-    return f
-
-
-segment_sum = _segment(lib.segment_sum)
-segment_mean = _segment(lib.segment_mean)
-segment_max = _segment(lib.segment_max)
-segment_min = _segment(lib.segment_min)
-segment_softmax = _segment(lib.segment_softmax)
-segment_log_softmax = _segment(lib.segment_log_softmax)
-
-
-def segment_gather(y: Op, segments: Axis, splits: Op, along: Axis) -> Op:
-    """Each segment's value repeated over its positions of the flat axis `along`."""
-    return Op(check_ptr(lib.segment_gather(y.graph.handle, y.handle, segments.handle, splits.handle, along.handle)), y.graph)
-
-
-def assign_slice(lhs: Op, key: Any, rhs: Operand) -> Op:
-    """Writes rhs into lhs[key] (NumPy basic indexing) when the op runs."""
-    specs = lhs._specs(key)
-    rhs = _op(rhs, lhs)
-    return Op(check_ptr(lib.assign_slice(lhs.graph.handle, lhs.handle, specs, len(specs), rhs.handle)), lhs.graph)
-
-
-def fill(persistent: Op, value: float) -> Op:
-    """Sets every element of an assignable tensor to value when the op runs."""
-    return Op(check_ptr(lib.fill(persistent.graph.handle, persistent.handle, float(value))), persistent.graph)
-
-
-def value_of(persistent: Op) -> Op:
-    """The value of an assignable tensor at this op's position in the order of side effects."""
-    return Op(check_ptr(lib.value_of(persistent.graph.handle, persistent.handle)), persistent.graph)
+from . import _ops  # noqa: E402  (the generated builders use the helpers above)

@@ -7,7 +7,9 @@ fn main() -> Result<(), nanograph::Error> {
     // A small deterministic generator, so the example needs no crate.
     let mut state = 12345u64;
     let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((state >> 33) as f64 / (1u64 << 31) as f64) * 2.0 - 1.0
     };
     let mut xs = vec![0f32; N * 3];
@@ -35,13 +37,20 @@ fn main() -> Result<(), nanograph::Error> {
 
     let t = Transformer::new(None)?;
     let mut f = t.computation(&[train], &[x, y])?;
-    let (xt, yt) = (Tensor::from_vec(xs, &[N as i64, 3])?, Tensor::from_vec(ys, &[N as i64])?);
+    let (xt, yt) = (
+        Tensor::from_vec(xs, &[N as i64, 3])?,
+        Tensor::from_vec(ys, &[N as i64])?,
+    );
     for i in 0..300 {
         let out = f.run(&[&xt, &yt])?;
         if i % 50 == 0 {
             println!("step {:3}  cost {:.6}", i, out[0].as_slice::<f32>()?[0]);
         }
     }
-    println!("w = {:?}  b = {:.4}  (true: [2, -3, 0.5], 1)", t.get_value(w)?.to_vec::<f32>()?, t.get_value(bias)?.to_vec::<f32>()?[0]);
+    println!(
+        "w = {:?}  b = {:.4}  (true: [2, -3, 0.5], 1)",
+        t.get_value(w)?.to_vec::<f32>()?,
+        t.get_value(bias)?.to_vec::<f32>()?[0]
+    );
     Ok(())
 }

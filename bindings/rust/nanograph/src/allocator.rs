@@ -25,14 +25,28 @@ pub unsafe trait Allocator: Sync + 'static {
     unsafe fn deallocate(&self, p: *mut u8, bytes: usize, alignment: usize);
 }
 
-unsafe extern "C" fn allocate<A: Allocator>(bytes: usize, alignment: usize, ctx: *mut c_void) -> *mut c_void {
+unsafe extern "C" fn allocate<A: Allocator>(
+    bytes: usize,
+    alignment: usize,
+    ctx: *mut c_void,
+) -> *mut c_void {
     let a = &*(ctx as *const A);
-    catch_unwind(AssertUnwindSafe(|| a.allocate(bytes, alignment))).unwrap_or(std::ptr::null_mut()) as *mut c_void
+    catch_unwind(AssertUnwindSafe(|| a.allocate(bytes, alignment))).unwrap_or(std::ptr::null_mut())
+        as *mut c_void
 }
 
-unsafe extern "C" fn deallocate<A: Allocator>(p: *mut c_void, bytes: usize, alignment: usize, ctx: *mut c_void) {
+unsafe extern "C" fn deallocate<A: Allocator>(
+    p: *mut c_void,
+    bytes: usize,
+    alignment: usize,
+    ctx: *mut c_void,
+) {
     let a = &*(ctx as *const A);
-    if catch_unwind(AssertUnwindSafe(|| a.deallocate(p as *mut u8, bytes, alignment))).is_err() {
+    if catch_unwind(AssertUnwindSafe(|| {
+        a.deallocate(p as *mut u8, bytes, alignment)
+    }))
+    .is_err()
+    {
         std::process::abort(); // unwinding into the library is not allowed
     }
 }

@@ -1,6 +1,8 @@
 //! Transformers and computations.
 use crate::graph::{GraphHandle, Op};
-use crate::{binding_error, check, check_ptr, cstr, cstring, last_error, sys, DType, Result, Status, Tensor};
+use crate::{
+    binding_error, check, check_ptr, cstr, cstring, last_error, sys, DType, Result, Status, Tensor,
+};
 use std::sync::Arc;
 
 /// Holds persistent values and compiles computations. Computations keep working after it is
@@ -47,7 +49,9 @@ impl Transformer {
     /// A transformer for a backend (None or "cpu").
     pub fn new(backend: Option<&str>) -> Result<Transformer> {
         let b = backend.map(cstring).transpose()?;
-        let h = check_ptr(unsafe { sys::ng_transformer_create(b.as_ref().map_or(std::ptr::null(), |b| b.as_ptr())) })?;
+        let h = check_ptr(unsafe {
+            sys::ng_transformer_create(b.as_ref().map_or(std::ptr::null(), |b| b.as_ptr()))
+        })?;
         Ok(Transformer { h })
     }
 
@@ -65,7 +69,15 @@ impl Transformer {
     pub fn computation(&self, results: &[Op<'_>], params: &[Op<'_>]) -> Result<Computation> {
         let r: Vec<_> = results.iter().map(|o| o.h).collect();
         let p: Vec<_> = params.iter().map(|o| o.h).collect();
-        let h = check_ptr(unsafe { sys::ng_computation_create(self.h, r.as_ptr(), r.len() as i32, p.as_ptr(), p.len() as i32) })?;
+        let h = check_ptr(unsafe {
+            sys::ng_computation_create(
+                self.h,
+                r.as_ptr(),
+                r.len() as i32,
+                p.as_ptr(),
+                p.len() as i32,
+            )
+        })?;
         let mut graphs: Vec<Arc<GraphHandle>> = Vec::new();
         for o in results.iter().chain(params) {
             if !graphs.iter().any(|g| Arc::ptr_eq(g, &o.g.h)) {
@@ -89,7 +101,9 @@ impl Transformer {
     /// Blocks made before stay with the allocator that made them; a `&'static` reference outlives
     /// them all.
     pub fn set_allocator<A: crate::Allocator>(&mut self, allocator: &'static A) -> Result<()> {
-        check(unsafe { sys::ng_transformer_set_allocator(self.h, &crate::allocator::c_allocator(allocator)) })
+        check(unsafe {
+            sys::ng_transformer_set_allocator(self.h, &crate::allocator::c_allocator(allocator))
+        })
     }
 
     /// Goes back to the process-wide allocator (whichever is installed when each block is made).
@@ -130,7 +144,15 @@ impl Computation {
         let ins: Vec<_> = inputs.iter().map(|t| t.h).collect();
         let _w = crate::tensor::write_all(inputs.iter().map(|t| &t.lock));
         let mut outs = vec![std::ptr::null_mut(); self.num_results()];
-        check(unsafe { sys::ng_computation_run(self.h, ins.as_ptr(), ins.len() as i32, outs.as_mut_ptr(), outs.len() as i32) })?;
+        check(unsafe {
+            sys::ng_computation_run(
+                self.h,
+                ins.as_ptr(),
+                ins.len() as i32,
+                outs.as_mut_ptr(),
+                outs.len() as i32,
+            )
+        })?;
         outs.into_iter().map(Tensor::adopt).collect()
     }
 
@@ -141,10 +163,30 @@ impl Computation {
         let ins: Vec<_> = inputs.iter().map(|t| t.h).collect();
         let mut outs: Vec<_> = outputs.iter().map(|t| t.h).collect();
         if outs.len() != self.num_results() {
-            return Err(binding_error(Status::InvalidArgument, format!("nanograph: {} outputs for {} results", outs.len(), self.num_results())));
+            return Err(binding_error(
+                Status::InvalidArgument,
+                format!(
+                    "nanograph: {} outputs for {} results",
+                    outs.len(),
+                    self.num_results()
+                ),
+            ));
         }
-        let _w = crate::tensor::write_all(inputs.iter().map(|t| &t.lock).chain(outputs.iter().map(|t| &t.lock)));
-        check(unsafe { sys::ng_computation_run(self.h, ins.as_ptr(), ins.len() as i32, outs.as_mut_ptr(), outs.len() as i32) })
+        let _w = crate::tensor::write_all(
+            inputs
+                .iter()
+                .map(|t| &t.lock)
+                .chain(outputs.iter().map(|t| &t.lock)),
+        );
+        check(unsafe {
+            sys::ng_computation_run(
+                self.h,
+                ins.as_ptr(),
+                ins.len() as i32,
+                outs.as_mut_ptr(),
+                outs.len() as i32,
+            )
+        })
     }
 
     /// Figures of the compiled plan.
@@ -179,10 +221,12 @@ impl ValueInfo {
     }
 }
 
-type NameFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> *const std::os::raw::c_char;
+type NameFn =
+    unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> *const std::os::raw::c_char;
 type DTypeFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> sys::ng_dtype_t;
 type RankFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32) -> i32;
-type AxisNameFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32, i32) -> *const std::os::raw::c_char;
+type AxisNameFn =
+    unsafe extern "C" fn(*const sys::ng_computation_t, i32, i32) -> *const std::os::raw::c_char;
 type AxisLengthFn = unsafe extern "C" fn(*const sys::ng_computation_t, i32, i32) -> i64;
 
 struct Describe(NameFn, DTypeFn, RankFn, AxisNameFn, AxisLengthFn);
@@ -204,7 +248,12 @@ const RESULTS: Describe = Describe(
 
 impl Computation {
     fn describe(&self, f: &Describe, i: usize) -> Result<ValueInfo> {
-        let i = i32::try_from(i).map_err(|_| binding_error(Status::InvalidArgument, format!("nanograph: index {} out of range", i)))?;
+        let i = i32::try_from(i).map_err(|_| {
+            binding_error(
+                Status::InvalidArgument,
+                format!("nanograph: index {} out of range", i),
+            )
+        })?;
         unsafe {
             let name = f.0(self.h, i);
             if name.is_null() {
@@ -223,7 +272,11 @@ impl Computation {
                 }
                 axes.push((cstr(an), al));
             }
-            Ok(ValueInfo { name: cstr(name), dtype, axes })
+            Ok(ValueInfo {
+                name: cstr(name),
+                dtype,
+                axes,
+            })
         }
     }
 

@@ -1,5 +1,7 @@
 //! Graphs, axes and ops.
-use crate::{binding_error, check, check_ptr, cstr, cstring, last_error, sys, DType, Result, Status};
+use crate::{
+    binding_error, check, check_ptr, cstr, cstring, last_error, sys, DType, Result, Status,
+};
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -58,7 +60,10 @@ impl Graph {
     }
 
     pub(crate) fn adopt(h: *mut sys::ng_graph_t) -> Graph {
-        Graph { h: Arc::new(GraphHandle(h)), _not_sync: PhantomData }
+        Graph {
+            h: Arc::new(GraphHandle(h)),
+            _not_sync: PhantomData,
+        }
     }
 
     pub(crate) fn raw(&self) -> *mut sys::ng_graph_t {
@@ -66,14 +71,20 @@ impl Graph {
     }
 
     pub(crate) fn op(&self, p: *mut sys::ng_op_t) -> Result<Op<'_>> {
-        Ok(Op { h: check_ptr(p)?, g: self })
+        Ok(Op {
+            h: check_ptr(p)?,
+            g: self,
+        })
     }
 
     pub(crate) fn check_own(&self, o: &Op<'_>) -> Result<*mut sys::ng_op_t> {
         if std::ptr::eq(o.g, self) {
             Ok(o.h)
         } else {
-            Err(binding_error(Status::InvalidArgument, "nanograph: an op of another graph"))
+            Err(binding_error(
+                Status::InvalidArgument,
+                "nanograph: an op of another graph",
+            ))
         }
     }
 
@@ -93,13 +104,20 @@ impl Graph {
             return Ok(());
         }
         let status = Status::from_code(unsafe { sys::ng_graph_status(self.raw()) });
-        Err(binding_error(status, unsafe { cstr(sys::ng_graph_error(self.raw())) }))
+        Err(binding_error(status, unsafe {
+            cstr(sys::ng_graph_error(self.raw()))
+        }))
     }
 
     /// The ops in creation order.
     pub fn ops(&self) -> Vec<Op<'_>> {
         let n = unsafe { sys::ng_graph_num_ops(self.raw()) };
-        (0..n).map(|i| Op { h: unsafe { sys::ng_graph_op(self.raw(), i) }, g: self }).collect()
+        (0..n)
+            .map(|i| Op {
+                h: unsafe { sys::ng_graph_op(self.raw(), i) },
+                g: self,
+            })
+            .collect()
     }
 
     /// The op with that name (`NotFound` when none).
@@ -113,7 +131,8 @@ impl Graph {
         let k = cstring(key)?;
         let v = value.map(cstring).transpose()?;
         let vp = v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr());
-        let n = unsafe { sys::ng_graph_select(self.raw(), k.as_ptr(), vp, std::ptr::null_mut(), 0) };
+        let n =
+            unsafe { sys::ng_graph_select(self.raw(), k.as_ptr(), vp, std::ptr::null_mut(), 0) };
         if n < 0 {
             return Err(last_error());
         }
@@ -126,9 +145,27 @@ impl Graph {
     pub fn dot_text(&self, roots: &[Op<'_>]) -> Result<String> {
         let r = self.handles(roots)?;
         let mut needed = 0usize;
-        check(unsafe { sys::ng_graph_dot(self.raw(), r.as_ptr(), r.len() as i32, std::ptr::null_mut(), 0, &mut needed) })?;
+        check(unsafe {
+            sys::ng_graph_dot(
+                self.raw(),
+                r.as_ptr(),
+                r.len() as i32,
+                std::ptr::null_mut(),
+                0,
+                &mut needed,
+            )
+        })?;
         let mut buf = vec![0u8; needed];
-        check(unsafe { sys::ng_graph_dot(self.raw(), r.as_ptr(), r.len() as i32, buf.as_mut_ptr() as *mut _, needed, std::ptr::null_mut()) })?;
+        check(unsafe {
+            sys::ng_graph_dot(
+                self.raw(),
+                r.as_ptr(),
+                r.len() as i32,
+                buf.as_mut_ptr() as *mut _,
+                needed,
+                std::ptr::null_mut(),
+            )
+        })?;
         buf.pop();
         Ok(String::from_utf8_lossy(&buf).into_owned())
     }
@@ -137,7 +174,9 @@ impl Graph {
     pub fn write_dot(&self, path: &str, roots: &[Op<'_>]) -> Result<()> {
         let r = self.handles(roots)?;
         let p = cstring(path)?;
-        check(unsafe { sys::ng_graph_write_dot(self.raw(), r.as_ptr(), r.len() as i32, p.as_ptr()) })
+        check(unsafe {
+            sys::ng_graph_write_dot(self.raw(), r.as_ptr(), r.len() as i32, p.as_ptr())
+        })
     }
 
     pub(crate) fn handles(&self, ops: &[Op<'_>]) -> Result<Vec<*mut sys::ng_op_t>> {
@@ -146,7 +185,16 @@ impl Graph {
 
     pub(crate) fn axes(&self, axes: &[Axis<'_>]) -> Result<Vec<*const sys::ng_axis_t>> {
         axes.iter()
-            .map(|a| if std::ptr::eq(a.g, self) { Ok(a.h) } else { Err(binding_error(Status::InvalidArgument, "nanograph: an axis of another graph")) })
+            .map(|a| {
+                if std::ptr::eq(a.g, self) {
+                    Ok(a.h)
+                } else {
+                    Err(binding_error(
+                        Status::InvalidArgument,
+                        "nanograph: an axis of another graph",
+                    ))
+                }
+            })
             .collect()
     }
 }
@@ -163,7 +211,12 @@ impl<'g> Axis<'g> {
     /// The axes a flattened axis was made of (empty for other axes).
     pub fn components(&self) -> Vec<Axis<'g>> {
         let n = unsafe { sys::ng_axis_num_components(self.h) };
-        (0..n).map(|i| Axis { h: unsafe { sys::ng_axis_component(self.h, i) }, g: self.g }).collect()
+        (0..n)
+            .map(|i| Axis {
+                h: unsafe { sys::ng_axis_component(self.h, i) },
+                g: self.g,
+            })
+            .collect()
     }
 }
 
@@ -204,7 +257,12 @@ impl<'g> Op<'g> {
     /// The axes of the op's value, in order.
     pub fn axes(&self) -> Vec<Axis<'g>> {
         let n = unsafe { sys::ng_op_rank(self.h) };
-        (0..n).map(|i| Axis { h: unsafe { sys::ng_op_axis(self.h, i) }, g: self.g }).collect()
+        (0..n)
+            .map(|i| Axis {
+                h: unsafe { sys::ng_op_axis(self.h, i) },
+                g: self.g,
+            })
+            .collect()
     }
     /// The lengths of the op's axes.
     pub fn shape(&self) -> Vec<i64> {
@@ -217,12 +275,22 @@ impl<'g> Op<'g> {
     /// The data arguments.
     pub fn args(&self) -> Vec<Op<'g>> {
         let n = unsafe { sys::ng_op_num_args(self.h) };
-        (0..n).map(|i| Op { h: unsafe { sys::ng_op_arg(self.h, i) }, g: self.g }).collect()
+        (0..n)
+            .map(|i| Op {
+                h: unsafe { sys::ng_op_arg(self.h, i) },
+                g: self.g,
+            })
+            .collect()
     }
     /// The ops that must run before this one.
     pub fn control_deps(&self) -> Vec<Op<'g>> {
         let n = unsafe { sys::ng_op_num_control_deps(self.h) };
-        (0..n).map(|i| Op { h: unsafe { sys::ng_op_control_dep(self.h, i) }, g: self.g }).collect()
+        (0..n)
+            .map(|i| Op {
+                h: unsafe { sys::ng_op_control_dep(self.h, i) },
+                g: self.g,
+            })
+            .collect()
     }
     /// Makes `dep` run before this op whenever it runs.
     pub fn add_control_dep(&self, dep: Op<'g>) -> Result<()> {
@@ -252,7 +320,10 @@ impl<'g> Op<'g> {
     pub fn placeholders(&self) -> Result<Vec<Op<'g>>> {
         self.listing(sys::ng_placeholders)
     }
-    fn listing(&self, f: unsafe extern "C" fn(*const sys::ng_op_t, *mut *mut sys::ng_op_t, i32) -> i32) -> Result<Vec<Op<'g>>> {
+    fn listing(
+        &self,
+        f: unsafe extern "C" fn(*const sys::ng_op_t, *mut *mut sys::ng_op_t, i32) -> i32,
+    ) -> Result<Vec<Op<'g>>> {
         let n = unsafe { f(self.h, std::ptr::null_mut(), 0) };
         if n < 0 {
             return Err(last_error());
@@ -269,6 +340,13 @@ impl<'g> Op<'g> {
 
 impl std::fmt::Debug for Op<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Op({}: {}, {}{:?})", self.name(), self.op_type(), self.dtype().name(), self.axes())
+        write!(
+            f,
+            "Op({}: {}, {}{:?})",
+            self.name(),
+            self.op_type(),
+            self.dtype().name(),
+            self.axes()
+        )
     }
 }

@@ -30,13 +30,24 @@ impl Clone for Jagged {
     /// A second handle to the same jagged tensor: the values are shared, not copied.
     fn clone(&self) -> Jagged {
         unsafe { sys::ng_jagged_retain(self.h) };
-        Jagged { h: self.h, lock: self.lock.clone() }
+        Jagged {
+            h: self.h,
+            lock: self.lock.clone(),
+        }
     }
 }
 
 fn count(shape: &Shape, n: usize) -> Result<()> {
     if shape.numel() != n as i64 {
-        return Err(binding_error(Status::InvalidArgument, format!("nanograph: {} values for the {} elements of {}", n, shape.numel(), shape)));
+        return Err(binding_error(
+            Status::InvalidArgument,
+            format!(
+                "nanograph: {} values for the {} elements of {}",
+                n,
+                shape.numel(),
+                shape
+            ),
+        ));
     }
     Ok(())
 }
@@ -44,12 +55,18 @@ fn count(shape: &Shape, n: usize) -> Result<()> {
 impl Jagged {
     /// A jagged tensor over values no other handle reaches.
     fn adopt(h: *mut sys::ng_jagged_t) -> Result<Jagged> {
-        Ok(Jagged { h: check_ptr(h)?, lock: new_storage() })
+        Ok(Jagged {
+            h: check_ptr(h)?,
+            lock: new_storage(),
+        })
     }
 
     /// A jagged tensor over values the handles holding `lock` reach.
     fn adopt_view(h: *mut sys::ng_jagged_t, lock: &Storage) -> Result<Jagged> {
-        Ok(Jagged { h: check_ptr(h)?, lock: lock.clone() })
+        Ok(Jagged {
+            h: check_ptr(h)?,
+            lock: lock.clone(),
+        })
     }
 
     /// A zero-filled jagged tensor of a smooth or jagged shape (not nested).
@@ -60,7 +77,9 @@ impl Jagged {
     /// A jagged tensor holding a copy of `values` (the shape's element count, row-major).
     pub fn from_slice<T: Element>(shape: &Shape, values: &[T]) -> Result<Jagged> {
         count(shape, values.len())?;
-        Jagged::adopt(unsafe { sys::ng_jagged_from_data(T::DTYPE as i32, shape.h, values.as_ptr() as *const c_void) })
+        Jagged::adopt(unsafe {
+            sys::ng_jagged_from_data(T::DTYPE as i32, shape.h, values.as_ptr() as *const c_void)
+        })
     }
 
     /// A jagged tensor over a Vec's memory, without copying: it owns the Vec and frees it when the
@@ -70,7 +89,8 @@ impl Jagged {
         let boxed = Box::new(values);
         let ptr = boxed.as_ptr() as *mut c_void;
         let ctx = Box::into_raw(boxed) as *mut c_void;
-        let h = unsafe { sys::ng_jagged_wrap(T::DTYPE as i32, shape.h, ptr, Some(drop_vec::<T>), ctx) };
+        let h =
+            unsafe { sys::ng_jagged_wrap(T::DTYPE as i32, shape.h, ptr, Some(drop_vec::<T>), ctx) };
         if h.is_null() {
             drop(unsafe { Box::from_raw(ctx as *mut Vec<T>) }); // not taken on failure
         }
@@ -79,7 +99,10 @@ impl Jagged {
 
     /// A jagged tensor over the values of a rank-1 tensor, without copying.
     pub fn from_values(shape: &Shape, values: &Tensor) -> Result<Jagged> {
-        Jagged::adopt_view(unsafe { sys::ng_jagged_from_values(shape.h, values.h) }, &values.lock)
+        Jagged::adopt_view(
+            unsafe { sys::ng_jagged_from_values(shape.h, values.h) },
+            &values.lock,
+        )
     }
 
     /// Reads a jagged tensor off a padded dense tensor and its bool mask (copied).
@@ -91,12 +114,14 @@ impl Jagged {
 
     /// The element type.
     pub fn dtype(&self) -> DType {
-        DType::from_code(unsafe { sys::ng_jagged_dtype(self.h) }).expect("a live jagged tensor has a dtype")
+        DType::from_code(unsafe { sys::ng_jagged_dtype(self.h) })
+            .expect("a live jagged tensor has a dtype")
     }
 
     /// The shape (a slice's shape carries its origin).
     pub fn shape(&self) -> Shape {
-        Shape::adopt(unsafe { sys::ng_jagged_shape(self.h) }).expect("a live jagged tensor has a shape")
+        Shape::adopt(unsafe { sys::ng_jagged_shape(self.h) })
+            .expect("a live jagged tensor has a shape")
     }
 
     /// The values as a rank-1 tensor view, in row-major order (no copy).
@@ -120,7 +145,14 @@ impl Jagged {
 
     fn check_dtype<T: Element>(&self) -> Result<()> {
         if self.dtype() != T::DTYPE {
-            return Err(binding_error(Status::DType, format!("nanograph: the jagged tensor is {}, not {}", self.dtype().name(), T::DTYPE.name())));
+            return Err(binding_error(
+                Status::DType,
+                format!(
+                    "nanograph: the jagged tensor is {}, not {}",
+                    self.dtype().name(),
+                    T::DTYPE.name()
+                ),
+            ));
         }
         Ok(())
     }
@@ -130,7 +162,13 @@ impl Jagged {
         self.check_dtype::<T>()?;
         let mut v = vec![T::default(); self.shape().numel() as usize];
         let _r = read(&self.lock);
-        check(unsafe { sys::ng_jagged_read(self.h, v.as_mut_ptr() as *mut c_void, std::mem::size_of_val(&v[..])) })?;
+        check(unsafe {
+            sys::ng_jagged_read(
+                self.h,
+                v.as_mut_ptr() as *mut c_void,
+                std::mem::size_of_val(&v[..]),
+            )
+        })?;
         Ok(v)
     }
 
@@ -138,7 +176,13 @@ impl Jagged {
     pub fn write<T: Element>(&mut self, values: &[T]) -> Result<()> {
         self.check_dtype::<T>()?;
         let _w = write(&self.lock);
-        check(unsafe { sys::ng_jagged_write(self.h, values.as_ptr() as *const c_void, std::mem::size_of_val(values)) })
+        check(unsafe {
+            sys::ng_jagged_write(
+                self.h,
+                values.as_ptr() as *const c_void,
+                std::mem::size_of_val(values),
+            )
+        })
     }
 
     /// A dense tensor padded with zeros to each mode's largest extent, and the bool mask saying
@@ -152,12 +196,18 @@ impl Jagged {
 
     /// A view of positions `start..stop` of mode 0.
     pub fn slice(&self, start: i64, stop: i64) -> Result<Jagged> {
-        Jagged::adopt_view(unsafe { sys::ng_jagged_slice(self.h, start, stop) }, &self.lock)
+        Jagged::adopt_view(
+            unsafe { sys::ng_jagged_slice(self.h, start, stop) },
+            &self.lock,
+        )
     }
 
     /// A view of the slice at an index prefix.
     pub fn at(&self, prefix: &[i64]) -> Result<Jagged> {
-        Jagged::adopt_view(unsafe { sys::ng_jagged_at(self.h, prefix.as_ptr(), prefix.len() as i32) }, &self.lock)
+        Jagged::adopt_view(
+            unsafe { sys::ng_jagged_at(self.h, prefix.as_ptr(), prefix.len() as i32) },
+            &self.lock,
+        )
     }
 }
 

@@ -30,16 +30,19 @@ mod graph;
 mod jagged;
 mod onnx;
 mod ops;
+mod ops_generated;
 mod shape;
 mod tensor;
 
 pub use allocator::{reset_allocator, set_allocator, Allocator};
 pub use exec::{Computation, Stats, Transformer, ValueInfo};
+pub use graph::{
+    Axis, Graph, Op, Slice, FLAG_CONSTANT, FLAG_INPUT, FLAG_PERSISTENT, FLAG_TRAINABLE,
+};
 pub use jagged::Jagged;
 pub use onnx::{Bytes, OnnxOptions};
-pub use shape::{IndexMode, Mode, Shape, ShapeIter, ShapeKind};
-pub use graph::{Axis, Graph, Op, Slice, FLAG_CONSTANT, FLAG_INPUT, FLAG_PERSISTENT, FLAG_TRAINABLE};
 pub use ops::{AdamOptions, SgdOptions};
+pub use shape::{IndexMode, Mode, Shape, ShapeIter, ShapeKind};
 pub use tensor::{Element, ReadSlice, Tensor};
 
 /// A status code of the C library.
@@ -121,7 +124,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// The calling thread's last error. Rust threads are OS threads, so it is the last failed call's.
 pub(crate) fn last_error() -> Error {
     unsafe {
-        Error { status: Status::from_code(sys::ng_last_status()), message: cstr(sys::ng_last_error()) }
+        Error {
+            status: Status::from_code(sys::ng_last_status()),
+            message: cstr(sys::ng_last_error()),
+        }
     }
 }
 
@@ -142,7 +148,10 @@ pub(crate) fn check_ptr<T>(p: *mut T) -> Result<*mut T> {
 }
 
 pub(crate) fn binding_error(status: Status, message: impl Into<String>) -> Error {
-    Error { status, message: message.into() }
+    Error {
+        status,
+        message: message.into(),
+    }
 }
 
 pub(crate) unsafe fn cstr(p: *const std::os::raw::c_char) -> String {
@@ -154,7 +163,12 @@ pub(crate) unsafe fn cstr(p: *const std::os::raw::c_char) -> String {
 }
 
 pub(crate) fn cstring(s: &str) -> Result<std::ffi::CString> {
-    std::ffi::CString::new(s).map_err(|_| binding_error(Status::InvalidArgument, format!("nanograph: {:?} contains a NUL byte", s)))
+    std::ffi::CString::new(s).map_err(|_| {
+        binding_error(
+            Status::InvalidArgument,
+            format!("nanograph: {:?} contains a NUL byte", s),
+        )
+    })
 }
 
 /// An element type.

@@ -61,9 +61,16 @@ struct Dims {
 
 impl Dims {
     fn new(dims: &[(&str, i64)]) -> Result<Dims> {
-        let names = dims.iter().map(|(n, _)| cstring(n)).collect::<Result<Vec<_>>>()?;
+        let names = dims
+            .iter()
+            .map(|(n, _)| cstring(n))
+            .collect::<Result<Vec<_>>>()?;
         let ptrs = names.iter().map(|n| n.as_ptr()).collect();
-        Ok(Dims { _names: names, ptrs, lengths: dims.iter().map(|d| d.1).collect() })
+        Ok(Dims {
+            _names: names,
+            ptrs,
+            lengths: dims.iter().map(|d| d.1).collect(),
+        })
     }
 }
 
@@ -84,7 +91,17 @@ impl Graph {
     pub fn to_onnx(&self, results: &[Op<'_>], params: &[Op<'_>]) -> Result<Bytes> {
         let (r, p) = (self.handles(results)?, self.handles(params)?);
         let (mut bytes, mut n) = (std::ptr::null_mut(), 0usize);
-        check(unsafe { sys::ng_onnx_export_bytes(self.raw(), r.as_ptr(), r.len() as i32, p.as_ptr(), p.len() as i32, &mut bytes, &mut n) })?;
+        check(unsafe {
+            sys::ng_onnx_export_bytes(
+                self.raw(),
+                r.as_ptr(),
+                r.len() as i32,
+                p.as_ptr(),
+                p.len() as i32,
+                &mut bytes,
+                &mut n,
+            )
+        })?;
         Ok(Bytes { p: bytes, n })
     }
 
@@ -92,7 +109,16 @@ impl Graph {
     pub fn to_onnx_file(&self, results: &[Op<'_>], params: &[Op<'_>], path: &str) -> Result<()> {
         let (r, p) = (self.handles(results)?, self.handles(params)?);
         let path = cstring(path)?;
-        check(unsafe { sys::ng_onnx_export_file(self.raw(), r.as_ptr(), r.len() as i32, p.as_ptr(), p.len() as i32, path.as_ptr()) })
+        check(unsafe {
+            sys::ng_onnx_export_file(
+                self.raw(),
+                r.as_ptr(),
+                r.len() as i32,
+                p.as_ptr(),
+                p.len() as i32,
+                path.as_ptr(),
+            )
+        })
     }
 
     /// Reads a serialized ONNX model into a new graph: the model's inputs become placeholders and
@@ -101,7 +127,14 @@ impl Graph {
     pub fn from_onnx(model: &[u8], options: &OnnxOptions<'_>) -> Result<Graph> {
         let d = Dims::new(options.dims)?;
         let h = unsafe {
-            sys::ng_onnx_import_bytes(model.as_ptr() as *const c_void, model.len(), d.ptrs.as_ptr(), d.lengths.as_ptr(), d.ptrs.len() as i32, options.flags())
+            sys::ng_onnx_import_bytes(
+                model.as_ptr() as *const c_void,
+                model.len(),
+                d.ptrs.as_ptr(),
+                d.lengths.as_ptr(),
+                d.ptrs.len() as i32,
+                options.flags(),
+            )
         };
         Ok(Graph::adopt(check_ptr(h)?))
     }
@@ -126,10 +159,26 @@ impl Transformer {
     /// Writes the ONNX model of `results` from `params` with the values this transformer holds
     /// for variables and persistent tensors (a trained network); their initial values where it
     /// has none yet.
-    pub fn to_onnx_file(&self, graph: &Graph, results: &[Op<'_>], params: &[Op<'_>], path: &str) -> Result<()> {
+    pub fn to_onnx_file(
+        &self,
+        graph: &Graph,
+        results: &[Op<'_>],
+        params: &[Op<'_>],
+        path: &str,
+    ) -> Result<()> {
         let (r, p) = (graph.handles(results)?, graph.handles(params)?);
         let path = cstring(path)?;
-        check(unsafe { sys::ng_onnx_export_trained_file(self.h, graph.raw(), r.as_ptr(), r.len() as i32, p.as_ptr(), p.len() as i32, path.as_ptr()) })
+        check(unsafe {
+            sys::ng_onnx_export_trained_file(
+                self.h,
+                graph.raw(),
+                r.as_ptr(),
+                r.len() as i32,
+                p.as_ptr(),
+                p.len() as i32,
+                path.as_ptr(),
+            )
+        })
     }
 }
 
@@ -146,6 +195,8 @@ impl Tensor {
     /// Reads a tensor from a TensorFlow TensorProto message (untrusted bytes: a damaged message
     /// is `Status::Format`).
     pub fn deserialize(message: &[u8]) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_deserialize(message.as_ptr() as *const c_void, message.len()) })
+        Tensor::adopt(unsafe {
+            sys::ng_tensor_deserialize(message.as_ptr() as *const c_void, message.len())
+        })
     }
 }

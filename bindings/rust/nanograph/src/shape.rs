@@ -84,15 +84,48 @@ impl Shape {
     /// Mode 0 of extent `outer`, then `modes`: `Shape::jagged(3, &[Mode::Splits(&[0, 2, 2, 5])])`
     /// is three rows of lengths 2, 0 and 3. Normalised: rows of one length make a smooth shape.
     pub fn jagged(outer: i64, modes: &[Mode<'_>]) -> Result<Shape> {
-        let splits: Vec<*const i64> = modes.iter().map(|m| if let Mode::Splits(s) = m { s.as_ptr() } else { std::ptr::null() }).collect();
-        let counts: Vec<i64> = modes.iter().map(|m| if let Mode::Splits(s) = m { s.len() as i64 } else { 0 }).collect();
-        let extents: Vec<i64> = modes.iter().map(|m| if let Mode::Uniform(e) = m { *e } else { 0 }).collect();
+        let splits: Vec<*const i64> = modes
+            .iter()
+            .map(|m| {
+                if let Mode::Splits(s) = m {
+                    s.as_ptr()
+                } else {
+                    std::ptr::null()
+                }
+            })
+            .collect();
+        let counts: Vec<i64> = modes
+            .iter()
+            .map(|m| {
+                if let Mode::Splits(s) = m {
+                    s.len() as i64
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let extents: Vec<i64> = modes
+            .iter()
+            .map(|m| if let Mode::Uniform(e) = m { *e } else { 0 })
+            .collect();
         let rank = modes.len() as i32 + 1;
         Shape::adopt(unsafe {
             if modes.is_empty() {
-                sys::ng_shape_jagged(outer, rank, std::ptr::null(), std::ptr::null(), std::ptr::null())
+                sys::ng_shape_jagged(
+                    outer,
+                    rank,
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    std::ptr::null(),
+                )
             } else {
-                sys::ng_shape_jagged(outer, rank, splits.as_ptr(), counts.as_ptr(), extents.as_ptr())
+                sys::ng_shape_jagged(
+                    outer,
+                    rank,
+                    splits.as_ptr(),
+                    counts.as_ptr(),
+                    extents.as_ptr(),
+                )
             }
         })
     }
@@ -101,7 +134,11 @@ impl Shape {
     /// row-major order.
     pub fn nested(outer: &Shape, elements: &[&Shape]) -> Result<Shape> {
         let hs: Vec<*const sys::ng_shape_t> = elements.iter().map(|e| e.h as *const _).collect();
-        let p = if hs.is_empty() { std::ptr::null() } else { hs.as_ptr() };
+        let p = if hs.is_empty() {
+            std::ptr::null()
+        } else {
+            hs.as_ptr()
+        };
         Shape::adopt(unsafe { sys::ng_shape_nested(outer.h, p, hs.len() as i64) })
     }
 
@@ -126,7 +163,9 @@ impl Shape {
 
     /// The extent of mode `prefix.len()` in the slice at that index prefix.
     pub fn extent(&self, prefix: &[i64]) -> Result<i64> {
-        non_negative(unsafe { sys::ng_shape_extent(self.h, ptr_or_null(prefix), prefix.len() as i32) })
+        non_negative(unsafe {
+            sys::ng_shape_extent(self.h, ptr_or_null(prefix), prefix.len() as i32)
+        })
     }
 
     /// Whether a mode's extent depends on the indices before it.
@@ -142,7 +181,9 @@ impl Shape {
     /// The row splits of a mode (1 <= mode < rank) over the positions of the mode before it
     /// (implicit ones, 0, e, 2e, ..., for a uniform mode).
     pub fn row_splits(&self, mode: i32) -> Result<Vec<i64>> {
-        let n = non_negative(unsafe { sys::ng_shape_row_splits(self.h, mode, std::ptr::null_mut(), 0) })?;
+        let n = non_negative(unsafe {
+            sys::ng_shape_row_splits(self.h, mode, std::ptr::null_mut(), 0)
+        })?;
         let mut out = vec![0i64; n as usize];
         non_negative(unsafe { sys::ng_shape_row_splits(self.h, mode, out.as_mut_ptr(), n) })?;
         Ok(out)
@@ -250,7 +291,11 @@ impl ShapeIter {
 
     /// Writes the next index into `index` and says whether there was one (no allocation).
     pub fn next_into(&mut self, index: &mut [i64]) -> Result<bool> {
-        let p = if index.is_empty() { std::ptr::null_mut() } else { index.as_mut_ptr() };
+        let p = if index.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            index.as_mut_ptr()
+        };
         match unsafe { sys::ng_shape_iter_next(self.h, p, index.len() as i32) } {
             1 => Ok(true),
             0 => Ok(false),

@@ -24,7 +24,9 @@ pub(crate) fn write(s: &Storage) -> RwLockWriteGuard<'_, ()> {
 
 /// Exclusive locks of several storages, each taken once (the same storage may come twice) and in
 /// the order of their addresses, so that two threads locking overlapping sets never deadlock.
-pub(crate) fn write_all<'a>(storages: impl IntoIterator<Item = &'a Storage>) -> Vec<RwLockWriteGuard<'a, ()>> {
+pub(crate) fn write_all<'a>(
+    storages: impl IntoIterator<Item = &'a Storage>,
+) -> Vec<RwLockWriteGuard<'a, ()>> {
     let mut v: Vec<&Storage> = storages.into_iter().collect();
     v.sort_by_key(|s| Arc::as_ptr(s) as usize);
     v.dedup_by(|a, b| Arc::ptr_eq(a, b));
@@ -98,7 +100,10 @@ impl Clone for Tensor {
     /// A second handle to the same tensor: the memory is shared, not copied.
     fn clone(&self) -> Tensor {
         unsafe { sys::ng_tensor_retain(self.h) };
-        Tensor { h: self.h, lock: self.lock.clone() }
+        Tensor {
+            h: self.h,
+            lock: self.lock.clone(),
+        }
     }
 }
 
@@ -109,24 +114,37 @@ pub(crate) unsafe extern "C" fn drop_vec<T>(_data: *mut c_void, ctx: *mut c_void
 impl Tensor {
     /// A tensor over memory no other handle reaches.
     pub(crate) fn adopt(h: *mut sys::ng_tensor_t) -> Result<Tensor> {
-        Ok(Tensor { h: check_ptr(h)?, lock: new_storage() })
+        Ok(Tensor {
+            h: check_ptr(h)?,
+            lock: new_storage(),
+        })
     }
 
     /// A tensor over memory the handles holding `lock` reach (a view).
     pub(crate) fn adopt_view(h: *mut sys::ng_tensor_t, lock: &Storage) -> Result<Tensor> {
-        Ok(Tensor { h: check_ptr(h)?, lock: lock.clone() })
+        Ok(Tensor {
+            h: check_ptr(h)?,
+            lock: lock.clone(),
+        })
     }
 
     /// A zero-filled dense tensor.
     pub fn zeros(dtype: DType, shape: &[i64]) -> Result<Tensor> {
-        Tensor::adopt(unsafe { sys::ng_tensor_create(dtype as i32, shape.as_ptr(), shape.len() as i32) })
+        Tensor::adopt(unsafe {
+            sys::ng_tensor_create(dtype as i32, shape.as_ptr(), shape.len() as i32)
+        })
     }
 
     /// A dense tensor holding a copy of `data` (row-major, `shape`'s element count).
     pub fn from_slice<T: Element>(data: &[T], shape: &[i64]) -> Result<Tensor> {
         check_len(data.len(), shape)?;
         Tensor::adopt(unsafe {
-            sys::ng_tensor_from_data(T::DTYPE as i32, shape.as_ptr(), shape.len() as i32, data.as_ptr() as *const c_void)
+            sys::ng_tensor_from_data(
+                T::DTYPE as i32,
+                shape.as_ptr(),
+                shape.len() as i32,
+                data.as_ptr() as *const c_void,
+            )
         })
     }
 
@@ -138,7 +156,15 @@ impl Tensor {
         let ptr = boxed.as_ptr() as *mut c_void;
         let ctx = Box::into_raw(boxed) as *mut c_void;
         let h = unsafe {
-            sys::ng_tensor_wrap(T::DTYPE as i32, shape.as_ptr(), std::ptr::null(), shape.len() as i32, ptr, Some(drop_vec::<T>), ctx)
+            sys::ng_tensor_wrap(
+                T::DTYPE as i32,
+                shape.as_ptr(),
+                std::ptr::null(),
+                shape.len() as i32,
+                ptr,
+                Some(drop_vec::<T>),
+                ctx,
+            )
         };
         if h.is_null() {
             drop(unsafe { Box::from_raw(ctx as *mut Vec<T>) }); // not taken on failure
@@ -153,9 +179,22 @@ impl Tensor {
     /// tensor or any view or export of it lives, and nothing but this tensor, its clones and views
     /// may read or write those elements meanwhile (the tensor's lock covers only its own handles:
     /// wrapping the same memory twice makes two unrelated locks).
-    pub unsafe fn wrap_raw(dtype: DType, shape: &[i64], strides: Option<&[i64]>, data: *mut c_void) -> Result<Tensor> {
+    pub unsafe fn wrap_raw(
+        dtype: DType,
+        shape: &[i64],
+        strides: Option<&[i64]>,
+        data: *mut c_void,
+    ) -> Result<Tensor> {
         let st = strides.map_or(std::ptr::null(), |s| s.as_ptr());
-        Tensor::adopt(sys::ng_tensor_wrap(dtype as i32, shape.as_ptr(), st, shape.len() as i32, data, None, std::ptr::null_mut()))
+        Tensor::adopt(sys::ng_tensor_wrap(
+            dtype as i32,
+            shape.as_ptr(),
+            st,
+            shape.len() as i32,
+            data,
+            None,
+            std::ptr::null_mut(),
+        ))
     }
 
     /// Imports a DLPack 0.6 `DLManagedTensor` without copying; the tensor owns it on success.
@@ -165,7 +204,9 @@ impl Tensor {
     /// any clone or view of it lives, nothing else (the exporting library, another import of the
     /// same memory) may write its elements, nor read them while a handle of this tensor writes.
     pub unsafe fn from_dlpack(managed: *mut c_void) -> Result<Tensor> {
-        Tensor::adopt(sys::ng_tensor_from_dlpack(managed as *mut sys::DLManagedTensor))
+        Tensor::adopt(sys::ng_tensor_from_dlpack(
+            managed as *mut sys::DLManagedTensor,
+        ))
     }
 
     /// Exports the tensor as a DLPack 0.6 `DLManagedTensor` without copying; the consumer calls
@@ -182,17 +223,22 @@ impl Tensor {
 
     /// The element type.
     pub fn dtype(&self) -> DType {
-        DType::from_code(unsafe { sys::ng_tensor_dtype(self.h) }).expect("a live tensor has a dtype")
+        DType::from_code(unsafe { sys::ng_tensor_dtype(self.h) })
+            .expect("a live tensor has a dtype")
     }
 
     /// The dimensions.
     pub fn shape(&self) -> Vec<i64> {
-        (0..unsafe { sys::ng_tensor_rank(self.h) }).map(|i| unsafe { sys::ng_tensor_dim(self.h, i) }).collect()
+        (0..unsafe { sys::ng_tensor_rank(self.h) })
+            .map(|i| unsafe { sys::ng_tensor_dim(self.h, i) })
+            .collect()
     }
 
     /// The strides, in elements.
     pub fn strides(&self) -> Vec<i64> {
-        (0..unsafe { sys::ng_tensor_rank(self.h) }).map(|i| unsafe { sys::ng_tensor_stride(self.h, i) }).collect()
+        (0..unsafe { sys::ng_tensor_rank(self.h) })
+            .map(|i| unsafe { sys::ng_tensor_stride(self.h, i) })
+            .collect()
     }
 
     /// The number of elements.
@@ -213,10 +259,20 @@ impl Tensor {
 
     fn dense<T: Element>(&self) -> Result<(*mut T, usize)> {
         if self.dtype() != T::DTYPE {
-            return Err(binding_error(Status::DType, format!("nanograph: the tensor is {}, not {}", self.dtype().name(), T::DTYPE.name())));
+            return Err(binding_error(
+                Status::DType,
+                format!(
+                    "nanograph: the tensor is {}, not {}",
+                    self.dtype().name(),
+                    T::DTYPE.name()
+                ),
+            ));
         }
         if !self.is_contiguous() {
-            return Err(binding_error(Status::Unsupported, "nanograph: the tensor is not dense: copy() it first"));
+            return Err(binding_error(
+                Status::Unsupported,
+                "nanograph: the tensor is not dense: copy() it first",
+            ));
         }
         Ok((self.data_ptr() as *mut T, self.numel() as usize))
     }
@@ -227,8 +283,15 @@ impl Tensor {
     pub fn as_slice<T: Element>(&self) -> Result<ReadSlice<'_, T>> {
         let (p, n) = self.dense::<T>()?;
         let guard = read(&self.lock);
-        let data = if n == 0 { &[] } else { unsafe { std::slice::from_raw_parts(p as *const T, n) } };
-        Ok(ReadSlice { data, _guard: guard })
+        let data = if n == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(p as *const T, n) }
+        };
+        Ok(ReadSlice {
+            data,
+            _guard: guard,
+        })
     }
 
     /// The elements of a dense tensor, writable, without copying.
@@ -239,17 +302,34 @@ impl Tensor {
     /// lock: nothing else (on any thread) may read or write these elements while it is borrowed.
     pub unsafe fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
         let (p, n) = self.dense::<T>()?;
-        Ok(if n == 0 { &mut [] } else { std::slice::from_raw_parts_mut(p, n) })
+        Ok(if n == 0 {
+            &mut []
+        } else {
+            std::slice::from_raw_parts_mut(p, n)
+        })
     }
 
     /// A dense row-major copy of the elements, whatever the strides.
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         if self.dtype() != T::DTYPE {
-            return Err(binding_error(Status::DType, format!("nanograph: the tensor is {}, not {}", self.dtype().name(), T::DTYPE.name())));
+            return Err(binding_error(
+                Status::DType,
+                format!(
+                    "nanograph: the tensor is {}, not {}",
+                    self.dtype().name(),
+                    T::DTYPE.name()
+                ),
+            ));
         }
         let mut v = vec![T::default(); self.numel() as usize];
         let _r = read(&self.lock);
-        check(unsafe { sys::ng_tensor_read(self.h, v.as_mut_ptr() as *mut c_void, v.len() * std::mem::size_of::<T>()) })?;
+        check(unsafe {
+            sys::ng_tensor_read(
+                self.h,
+                v.as_mut_ptr() as *mut c_void,
+                v.len() * std::mem::size_of::<T>(),
+            )
+        })?;
         Ok(v)
     }
 
@@ -257,10 +337,23 @@ impl Tensor {
     /// tensor's lock is held exclusive meanwhile).
     pub fn write<T: Element>(&mut self, values: &[T]) -> Result<()> {
         if self.dtype() != T::DTYPE {
-            return Err(binding_error(Status::DType, format!("nanograph: the tensor is {}, not {}", self.dtype().name(), T::DTYPE.name())));
+            return Err(binding_error(
+                Status::DType,
+                format!(
+                    "nanograph: the tensor is {}, not {}",
+                    self.dtype().name(),
+                    T::DTYPE.name()
+                ),
+            ));
         }
         let _w = write(&self.lock);
-        check(unsafe { sys::ng_tensor_write(self.h, values.as_ptr() as *const c_void, std::mem::size_of_val(values)) })
+        check(unsafe {
+            sys::ng_tensor_write(
+                self.h,
+                values.as_ptr() as *const c_void,
+                std::mem::size_of_val(values),
+            )
+        })
     }
 
     /// A dense copy.
@@ -271,12 +364,18 @@ impl Tensor {
 
     /// A view with another shape (Unsupported when the strides do not allow it).
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
-        Tensor::adopt_view(unsafe { sys::ng_tensor_reshape(self.h, shape.as_ptr(), shape.len() as i32) }, &self.lock)
+        Tensor::adopt_view(
+            unsafe { sys::ng_tensor_reshape(self.h, shape.as_ptr(), shape.len() as i32) },
+            &self.lock,
+        )
     }
 
     /// A view whose dimension i is dimension order[i].
     pub fn permute(&self, order: &[i32]) -> Result<Tensor> {
-        Tensor::adopt_view(unsafe { sys::ng_tensor_permute(self.h, order.as_ptr(), order.len() as i32) }, &self.lock)
+        Tensor::adopt_view(
+            unsafe { sys::ng_tensor_permute(self.h, order.as_ptr(), order.len() as i32) },
+            &self.lock,
+        )
     }
 
     /// A view with every dimension reversed.
@@ -286,25 +385,40 @@ impl Tensor {
 
     /// A view of one dimension with Python's slice semantics.
     pub fn slice(&self, dim: i32, start: i64, stop: i64, step: i64) -> Result<Tensor> {
-        Tensor::adopt_view(unsafe { sys::ng_tensor_slice(self.h, dim, start, stop, step) }, &self.lock)
+        Tensor::adopt_view(
+            unsafe { sys::ng_tensor_slice(self.h, dim, start, stop, step) },
+            &self.lock,
+        )
     }
 
     /// A view repeating the tensor over a larger shape, NumPy style.
     pub fn broadcast(&self, shape: &[i64]) -> Result<Tensor> {
-        Tensor::adopt_view(unsafe { sys::ng_tensor_broadcast(self.h, shape.as_ptr(), shape.len() as i32) }, &self.lock)
+        Tensor::adopt_view(
+            unsafe { sys::ng_tensor_broadcast(self.h, shape.as_ptr(), shape.len() as i32) },
+            &self.lock,
+        )
     }
 }
 
 fn check_len(n: usize, shape: &[i64]) -> Result<()> {
     let want: i64 = shape.iter().product();
     if want != n as i64 {
-        return Err(binding_error(Status::InvalidArgument, format!("nanograph: {} values for shape {:?}", n, shape)));
+        return Err(binding_error(
+            Status::InvalidArgument,
+            format!("nanograph: {} values for shape {:?}", n, shape),
+        ));
     }
     Ok(())
 }
 
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tensor({}, shape {:?}, strides {:?})", self.dtype().name(), self.shape(), self.strides())
+        write!(
+            f,
+            "Tensor({}, shape {:?}, strides {:?})",
+            self.dtype().name(),
+            self.shape(),
+            self.strides()
+        )
     }
 }

@@ -28,13 +28,21 @@ unsafe impl Allocator for Counting {
     }
 }
 
-static COUNTING: Counting = Counting { live: AtomicUsize::new(0), calls: AtomicUsize::new(0), refuse: AtomicBool::new(false) };
+static COUNTING: Counting = Counting {
+    live: AtomicUsize::new(0),
+    calls: AtomicUsize::new(0),
+    refuse: AtomicBool::new(false),
+};
 
 #[test]
 fn a_rust_allocator_serves_the_library() {
     set_allocator(&COUNTING).unwrap();
     let t = Tensor::zeros(DType::Float32, &[1000]).unwrap();
-    assert!(COUNTING.live.load(Ordering::SeqCst) >= 4000, "{} bytes out", COUNTING.live.load(Ordering::SeqCst));
+    assert!(
+        COUNTING.live.load(Ordering::SeqCst) >= 4000,
+        "{} bytes out",
+        COUNTING.live.load(Ordering::SeqCst)
+    );
     assert_eq!(&t.as_slice::<f32>().unwrap()[..], &[0f32; 1000][..]);
     // A refused block is the library's out-of-memory error.
     COUNTING.refuse.store(true, Ordering::SeqCst);

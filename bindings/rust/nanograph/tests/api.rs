@@ -1,4 +1,7 @@
-use nanograph::{AdamOptions, DType, Error, Graph, SgdOptions, Slice, Status, Tensor, Transformer, FLAG_INPUT, FLAG_PERSISTENT};
+use nanograph::{
+    AdamOptions, DType, Error, Graph, SgdOptions, Slice, Status, Tensor, Transformer, FLAG_INPUT,
+    FLAG_PERSISTENT,
+};
 
 type R = Result<(), Error>;
 
@@ -30,9 +33,23 @@ fn ops_against_hand_computed_values() -> R {
         g.dot(x, w)?,
         g.max(x, &[b])?,
         g.axes_with_order(x, &[b, a])?,
-        g.slice(x, &[Slice::Index(1), Slice::Range { start: 2, stop: -1, step: -1 }])?,
+        g.slice(
+            x,
+            &[
+                Slice::Index(1),
+                Slice::Range {
+                    start: 2,
+                    stop: -1,
+                    step: -1,
+                },
+            ],
+        )?,
         g.argmax(x, b)?,
-        g.select(g.greater(x, g.scalar_of(DType::Float64, 1.5)?)?, x, g.negative(x)?)?,
+        g.select(
+            g.greater(x, g.scalar_of(DType::Float64, 1.5)?)?,
+            x,
+            g.negative(x)?,
+        )?,
         g.reshape(x, &[g.axis("S", 6)?])?,
     ];
     let t = Transformer::new(None)?;
@@ -44,7 +61,10 @@ fn ops_against_hand_computed_values() -> R {
     assert_eq!(out[2].to_vec::<f64>()?, vec![1.0, -1.0, 2.0, 5.0, 3.0, 0.0]);
     assert_eq!(out[3].to_vec::<f64>()?, vec![0.0, 5.0, -1.0]);
     assert_eq!(out[4].to_vec::<i64>()?, vec![2, 1]);
-    assert_eq!(out[5].to_vec::<f64>()?, vec![-1.0, 2.0, 3.0, 1.0, 5.0, -0.0]);
+    assert_eq!(
+        out[5].to_vec::<f64>()?,
+        vec![-1.0, 2.0, 3.0, 1.0, 5.0, -0.0]
+    );
     assert_eq!(out[6].to_vec::<f64>()?, xs.to_vec());
     Ok(())
 }
@@ -56,16 +76,31 @@ fn errors_carry_status_and_message() -> R {
     let b = g.placeholder(DType::Float32, &[g.axis("N", 4)?], None)?;
     let e = g.add(a, b).unwrap_err();
     assert_eq!(e.status, Status::Axes);
-    assert!(e.message.contains("ng_add") && e.message.contains("N(3)"), "{}", e);
+    assert!(
+        e.message.contains("ng_add") && e.message.contains("N(3)"),
+        "{}",
+        e
+    );
     assert_eq!(e.status.name(), "NG_ERR_AXES");
     assert_eq!(g.status().unwrap_err().status, Status::Axes);
     assert_eq!(g.axis("", 1).unwrap_err().status, Status::InvalidArgument);
     assert_eq!(g.find("nothing").unwrap_err().status, Status::NotFound);
-    assert_eq!(Transformer::new(Some("gpu")).err().unwrap().status, Status::Unsupported);
+    assert_eq!(
+        Transformer::new(Some("gpu")).err().unwrap().status,
+        Status::Unsupported
+    );
     let t = Transformer::new(None)?;
-    assert_eq!(t.computation(&[a], &[]).err().unwrap().status, Status::State);
+    assert_eq!(
+        t.computation(&[a], &[]).err().unwrap().status,
+        Status::State
+    );
     let mut f = t.computation(&[a], &[a])?;
-    assert_eq!(f.run(&[&Tensor::zeros(DType::Float32, &[5])?]).unwrap_err().status, Status::Axes);
+    assert_eq!(
+        f.run(&[&Tensor::zeros(DType::Float32, &[5])?])
+            .unwrap_err()
+            .status,
+        Status::Axes
+    );
     assert_eq!(f.run(&[]).unwrap_err().status, Status::InvalidArgument);
     let other = Graph::new()?;
     assert_eq!(other.exp(a).unwrap_err().status, Status::InvalidArgument); // an op of another graph
@@ -83,7 +118,12 @@ fn computations_outlive_graph_and_transformer() -> R {
     };
     let out = f.run(&[&Tensor::from_slice(&[1f32, 2.0], &[2])?])?;
     assert_eq!(out[0].to_vec::<f32>()?, vec![2.0, 4.0]);
-    let moved = std::thread::spawn(move || f.run(&[&Tensor::from_slice(&[3f32, 4.0], &[2]).unwrap()]).unwrap()[0].to_vec::<f32>().unwrap());
+    let moved = std::thread::spawn(move || {
+        f.run(&[&Tensor::from_slice(&[3f32, 4.0], &[2]).unwrap()])
+            .unwrap()[0]
+            .to_vec::<f32>()
+            .unwrap()
+    });
     assert_eq!(moved.join().unwrap(), vec![6.0, 8.0]);
     Ok(())
 }
@@ -114,11 +154,30 @@ fn training_with_sgd_and_adam() -> R {
         let (b, f) = (g.axis("B", 8)?, g.axis("F", 2)?);
         let x = g.placeholder(DType::Float64, &[b, f], None)?;
         let y = g.placeholder(DType::Float64, &[b], None)?;
-        let w = g.variable(DType::Float64, &[f], Some(g.normal(DType::Float64, &[f], 0.0, 0.1, 1)?))?;
+        let w = g.variable(
+            DType::Float64,
+            &[f],
+            Some(g.normal(DType::Float64, &[f], 0.0, 0.1, 1)?),
+        )?;
         let bias = g.variable(DType::Float64, &[], None)?;
         let cost = g.mean(g.square(g.subtract(g.add(g.dot(x, w)?, bias)?, y)?)?, &[])?;
-        let lr = g.persistent_tensor(DType::Float64, &[], Some(g.scalar_of(DType::Float64, if adam { 0.05 } else { 0.2 })?))?;
-        let step = if adam { g.adam(cost, lr, &AdamOptions::default())? } else { g.sgd(cost, lr, &SgdOptions { momentum: 0.5, ..Default::default() })? };
+        let lr = g.persistent_tensor(
+            DType::Float64,
+            &[],
+            Some(g.scalar_of(DType::Float64, if adam { 0.05 } else { 0.2 })?),
+        )?;
+        let step = if adam {
+            g.adam(cost, lr, &AdamOptions::default())?
+        } else {
+            g.sgd(
+                cost,
+                lr,
+                &SgdOptions {
+                    momentum: 0.5,
+                    ..Default::default()
+                },
+            )?
+        };
         let mut t = Transformer::new(None)?;
         t.set_num_threads(1)?;
         assert_eq!(t.num_threads(), 1);
@@ -135,7 +194,12 @@ fn training_with_sgd_and_adam() -> R {
             train.run(&[&xt, &yt])?;
         }
         let wv = t.get_value(w)?.to_vec::<f64>()?;
-        assert!((wv[0] - 2.0).abs() < 2e-2 && (wv[1] + 3.0).abs() < 2e-2, "adam {}: {:?}", adam, wv);
+        assert!(
+            (wv[0] - 2.0).abs() < 2e-2 && (wv[1] + 3.0).abs() < 2e-2,
+            "adam {}: {:?}",
+            adam,
+            wv
+        );
         assert!(train.stats()?.num_kernels > 0);
         t.set_value(lr, &Tensor::from_slice(&[0.0f64], &[])?)?;
     }
@@ -157,8 +221,14 @@ fn graph_queries_and_tensor_views() -> R {
     assert!(g.dot_text(&[y])?.starts_with("digraph"));
     let mut t = Tensor::from_vec((0..6).collect::<Vec<i32>>(), &[2, 3])?;
     assert_eq!(t.transpose()?.to_vec::<i32>()?, vec![0, 3, 1, 4, 2, 5]);
-    assert_eq!(t.slice(1, i64::MAX, i64::MIN, -1)?.to_vec::<i32>()?, vec![2, 1, 0, 5, 4, 3]);
-    assert_eq!(t.transpose()?.reshape(&[6]).err().unwrap().status, Status::Unsupported);
+    assert_eq!(
+        t.slice(1, i64::MAX, i64::MIN, -1)?.to_vec::<i32>()?,
+        vec![2, 1, 0, 5, 4, 3]
+    );
+    assert_eq!(
+        t.transpose()?.reshape(&[6]).err().unwrap().status,
+        Status::Unsupported
+    );
     unsafe { t.as_mut_slice::<i32>()?[0] = 9 };
     assert_eq!(t.reshape(&[6])?.to_vec::<i32>()?[0], 9);
     let m = t.to_dlpack()?;

@@ -6,16 +6,34 @@ type R = Result<(), Error>;
 /// w <- w - 0.25 * d(sum((w - 4)^2))/dw, and a random draw, built the same way each time.
 fn build(g: &Graph, t: &Transformer) -> Result<(Computation, Computation), Error> {
     let n = g.axis("N", 3)?;
-    let w = g.variable(DType::Float32, &[n], Some(g.constant(&[n], &[1f32, 2., 3.])?))?;
+    let w = g.variable(
+        DType::Float32,
+        &[n],
+        Some(g.constant(&[n], &[1f32, 2., 3.])?),
+    )?;
     w.set_name("w")?;
-    let cost = g.sum(g.square(g.subtract(w, g.constant(&[n], &[4f32, 4., 4.])?)?)?, &[])?;
-    let step = t.computation(&[g.sgd(cost, g.scalar(0.25)?, &SgdOptions::default())?], &[])?;
+    let cost = g.sum(
+        g.square(g.subtract(w, g.constant(&[n], &[4f32, 4., 4.])?)?)?,
+        &[],
+    )?;
+    let step = t.computation(
+        &[g.sgd(cost, g.scalar(0.25)?, &SgdOptions::default())?],
+        &[],
+    )?;
     let draw = t.computation(&[g.random_uniform(DType::Float64, &[n], 0.0, 1.0)?], &[])?;
     Ok((step, draw))
 }
 
 fn path(name: &str) -> String {
-    std::env::temp_dir().join(format!("nanograph-rust-ckpt-{}-{}", std::process::id(), name)).to_str().unwrap().to_string()
+    std::env::temp_dir()
+        .join(format!(
+            "nanograph-rust-ckpt-{}-{}",
+            std::process::id(),
+            name
+        ))
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -25,7 +43,10 @@ fn save_and_load() -> R {
     let t = Transformer::new(None)?;
     let (mut step, mut draw) = build(&g, &t)?;
     step.run(&[])?;
-    let want: Vec<f32> = [1f32, 2., 3.].iter().map(|w| w - 0.25 * 2.0 * (w - 4.0)).collect();
+    let want: Vec<f32> = [1f32, 2., 3.]
+        .iter()
+        .map(|w| w - 0.25 * 2.0 * (w - 4.0))
+        .collect();
     assert_eq!(t.get_value(g.find("w")?)?.to_vec::<f32>()?, want);
     draw.run(&[])?;
     t.save(&file)?;
@@ -51,14 +72,26 @@ fn bad_checkpoints() -> R {
     let g = Graph::new()?;
     let mut t = Transformer::new(None)?;
     let _c = build(&g, &t)?;
-    fails(t.load("/nonexistent-dir/x.ckpt"), Status::Io, "ng_transformer_load");
-    fails(t.save("/nonexistent-dir/x.ckpt"), Status::Io, "ng_transformer_save");
+    fails(
+        t.load("/nonexistent-dir/x.ckpt"),
+        Status::Io,
+        "ng_transformer_load",
+    );
+    fails(
+        t.save("/nonexistent-dir/x.ckpt"),
+        Status::Io,
+        "ng_transformer_save",
+    );
     let garbage = path("garbage");
     std::fs::write(&garbage, b"not a checkpoint").unwrap();
     fails(t.load(&garbage), Status::Format, "ng_transformer_load");
     let saved = path("saved");
     t.save(&saved)?;
-    fails(Transformer::new(None)?.load(&saved), Status::NotFound, "ng_transformer_load");
+    fails(
+        Transformer::new(None)?.load(&saved),
+        Status::NotFound,
+        "ng_transformer_load",
+    );
     fails(t.load("a\0b"), Status::InvalidArgument, "NUL");
     std::fs::remove_file(&garbage).unwrap();
     std::fs::remove_file(&saved).unwrap();

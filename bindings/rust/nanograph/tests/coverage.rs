@@ -9,7 +9,10 @@ fn names_in(text: &str, open: &str, close: char) -> Vec<String> {
     let mut rest = text;
     while let Some(i) = rest.find(open) {
         rest = &rest[i + open.len()..];
-        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
         if !name.is_empty() && rest[name.len()..].trim_start().starts_with(close) {
             out.push(name);
         }
@@ -60,14 +63,38 @@ fn every_function_is_reachable_or_left_out() {
     for e in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("src")).unwrap() {
         src += &std::fs::read_to_string(e.unwrap().path()).unwrap();
     }
-    let used: BTreeSet<String> = names_in(&src, "sys::ng_", '(').into_iter().chain(names_in(&src, "sys::ng_", ')')).chain(names_in(&src, "sys::ng_", ',')).collect();
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let used: BTreeSet<String> = names_in(&src, "sys::ng_", '(')
+        .into_iter()
+        .chain(names_in(&src, "sys::ng_", ')'))
+        .chain(names_in(&src, "sys::ng_", ','))
+        .collect();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
     let section = readme.split("## Left out").nth(1).unwrap_or("");
     let section = section.split("\n## ").next().unwrap();
     let left_out: BTreeSet<String> = names_in(section, "| `ng_", '`').into_iter().collect();
-    let missing: Vec<_> = names.iter().filter(|n| !used.contains(*n) && !left_out.contains(*n)).collect();
-    assert!(missing.is_empty(), "not called by the binding nor listed under 'Left out' in bindings/rust/README.md: {:?}", missing);
-    let both: Vec<_> = names.iter().filter(|n| used.contains(*n) && left_out.contains(*n)).collect();
-    assert!(both.is_empty(), "called by the binding but listed as left out: {:?}", both);
-    assert!(names.len() > 100, "only {} functions found in the headers", names.len());
+    let missing: Vec<_> = names
+        .iter()
+        .filter(|n| !used.contains(*n) && !left_out.contains(*n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not called by the binding nor listed under 'Left out' in bindings/rust/README.md: {:?}",
+        missing
+    );
+    let both: Vec<_> = names
+        .iter()
+        .filter(|n| used.contains(*n) && left_out.contains(*n))
+        .collect();
+    assert!(
+        both.is_empty(),
+        "called by the binding but listed as left out: {:?}",
+        both
+    );
+    assert!(
+        names.len() > 100,
+        "only {} functions found in the headers",
+        names.len()
+    );
 }

@@ -10,8 +10,17 @@ const WRITES: i32 = 100;
 
 /// Every element equal, and to a value some write put there (0 before the first).
 fn whole(v: &[f32]) {
-    assert!(v.iter().all(|&e| e == v[0]), "a read saw two writes: {} and {}", v[0], v.iter().find(|&&e| e != v[0]).unwrap());
-    assert!(v[0] >= 0.0 && v[0] <= WRITES as f32 && v[0].fract() == 0.0, "read {}", v[0]);
+    assert!(
+        v.iter().all(|&e| e == v[0]),
+        "a read saw two writes: {} and {}",
+        v[0],
+        v.iter().find(|&&e| e != v[0]).unwrap()
+    );
+    assert!(
+        v[0] >= 0.0 && v[0] <= WRITES as f32 && v[0].fract() == 0.0,
+        "read {}",
+        v[0]
+    );
 }
 
 /// One thread writes 1, 2, ... through `w`; this one reads through `read` until the last value.
@@ -82,7 +91,10 @@ fn runs_read_inputs_whole() -> R {
     // The same storage as two inputs' and the output's (x = f(x) in place): locked once.
     let g2 = Graph::new()?;
     let n = g2.axis("N", N as i64)?;
-    let (a, b) = (g2.placeholder(DType::Float32, &[n], None)?, g2.placeholder(DType::Float32, &[n], None)?);
+    let (a, b) = (
+        g2.placeholder(DType::Float32, &[n], None)?,
+        g2.placeholder(DType::Float32, &[n], None)?,
+    );
     let mut sum = Transformer::new(None)?.computation(&[g2.add(a, b)?], &[a, b])?;
     let mut out = t.slice(0, 0, N as i64, 1)?;
     sum.run_into(&[&t, &t.clone()], &mut [&mut out])?;

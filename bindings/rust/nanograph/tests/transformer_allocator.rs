@@ -25,14 +25,20 @@ unsafe impl Allocator for Counting {
     }
 }
 
-static MINE: Counting = Counting { live: AtomicUsize::new(0), calls: AtomicUsize::new(0), refuse: AtomicBool::new(false) };
+static MINE: Counting = Counting {
+    live: AtomicUsize::new(0),
+    calls: AtomicUsize::new(0),
+    refuse: AtomicBool::new(false),
+};
 
 #[test]
 fn a_transformer_allocator_serves_its_blocks() {
     let g = Graph::new().unwrap();
     let n = g.axis("N", 1000).unwrap();
     let x = g.placeholder(DType::Float32, &[n], None).unwrap();
-    let w = g.variable(DType::Float32, &[n], Some(g.scalar(2.0).unwrap())).unwrap();
+    let w = g
+        .variable(DType::Float32, &[n], Some(g.scalar(2.0).unwrap()))
+        .unwrap();
     let y = g.multiply(x, w).unwrap();
     let mut t = Transformer::new(None).unwrap();
     t.set_allocator(&MINE).unwrap();
@@ -41,11 +47,20 @@ fn a_transformer_allocator_serves_its_blocks() {
     let before = MINE.live.load(Ordering::SeqCst);
     let out = f.run(&[&input]).unwrap();
     // The output (1000 floats) is one of its blocks; the input the program made is not.
-    assert!(MINE.live.load(Ordering::SeqCst) >= before + 4000, "{} -> {}", before, MINE.live.load(Ordering::SeqCst));
+    assert!(
+        MINE.live.load(Ordering::SeqCst) >= before + 4000,
+        "{} -> {}",
+        before,
+        MINE.live.load(Ordering::SeqCst)
+    );
     assert_eq!(&out[0].as_slice::<f32>().unwrap()[..], &[3.0f32; 1000][..]);
     let calls = MINE.calls.load(Ordering::SeqCst);
     drop(Tensor::zeros(DType::Float32, &[1000]).unwrap());
-    assert_eq!(MINE.calls.load(Ordering::SeqCst), calls, "a tensor the program makes");
+    assert_eq!(
+        MINE.calls.load(Ordering::SeqCst),
+        calls,
+        "a tensor the program makes"
+    );
     // A refused output block is the run's out-of-memory error.
     MINE.refuse.store(true, Ordering::SeqCst);
     let e = f.run(&[&input]).unwrap_err();
@@ -57,5 +72,9 @@ fn a_transformer_allocator_serves_its_blocks() {
     let later = f.run(&[&input]).unwrap();
     assert_eq!(MINE.calls.load(Ordering::SeqCst), calls);
     drop((out, later, f, t));
-    assert_eq!(MINE.live.load(Ordering::SeqCst), 0, "every block given back");
+    assert_eq!(
+        MINE.live.load(Ordering::SeqCst),
+        0,
+        "every block given back"
+    );
 }

@@ -1,0 +1,1 @@
+"""The generator of the bindings' per-op wrappers (see bindings/generate.py)."""
