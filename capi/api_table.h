@@ -1,5 +1,6 @@
-/* The library's one function table; defined in capi/api_table.c, served by ng_get_api(). Hidden:
- * hosts reach it only through ng_get_api(). */
+/* The library's one function table, served by ng_get_api(); generated from struct ng_api into
+ * the build folder (cmake/GenerateApiTable.cmake). Hidden: hosts reach it only through
+ * ng_get_api(). */
 #ifndef NANOGRAPH_CAPI_API_TABLE_H
 #define NANOGRAPH_CAPI_API_TABLE_H
 

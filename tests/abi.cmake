@@ -12,6 +12,6 @@ set_tests_properties(test_abi_v1 PROPERTIES LABELS "api")
 add_test(NAME api_table_complete
          COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:nanograph> -DNM=${CMAKE_NM}
                  -DHEADER=${PROJECT_SOURCE_DIR}/include/nanograph/api.h
-                 -DTABLE=${PROJECT_SOURCE_DIR}/capi/api_table.c
+                 -DTABLE=${NG_API_TABLE}
                  -P ${PROJECT_SOURCE_DIR}/cmake/checks/CheckApiTable.cmake)
 set_tests_properties(api_table_complete PROPERTIES LABELS "api")

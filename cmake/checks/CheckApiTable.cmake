@@ -1,4 +1,4 @@
-# cmake -DLIBRARY=<libnanograph.so> -DHEADER=<include/nanograph/api.h> -DTABLE=<capi/api_table.c>
+# cmake -DLIBRARY=<libnanograph.so> -DHEADER=<include/nanograph/api.h> -DTABLE=<the generated api_table.c>
 #       [-DNM=<nm>] -P CheckApiTable.cmake
 #
 # Fails unless the function table and the exported functions are the same set: every exported
@@ -12,22 +12,8 @@ list(FILTER symbols INCLUDE REGEX "^ng_")
 list(TRANSFORM symbols REPLACE "@.*$" "")
 list(REMOVE_ITEM symbols ng_get_api)
 
-# The struct's fields: each declaration up to its ';' names its field in the first "(*name)".
-file(READ "${HEADER}" header_text)
-string(REGEX MATCH "typedef struct ng_api {(.*)} ng_api_t;" body "${header_text}")
-if(NOT body)
-  message(FATAL_ERROR "${HEADER}: no 'typedef struct ng_api { ... } ng_api_t;'")
-endif()
-set(body "${CMAKE_MATCH_1}")
-string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" "" body "${body}")  # comments
-string(REPLACE ";" "\n@@\n" body "${body}")  # CMake lists use ';': split on a marker instead
-string(REGEX MATCHALL "[^@]+" declarations "${body}")
-set(fields)
-foreach(declaration IN LISTS declarations)
-  if(declaration MATCHES "\\(\\*([A-Za-z0-9_]+)\\)")
-    list(APPEND fields "${CMAKE_MATCH_1}")
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/ApiFields.cmake")
+ng_api_fields("${HEADER}" fields)
 
 # The table's entries: ".name = ng_name,".
 file(READ "${TABLE}" table_text)
@@ -48,9 +34,7 @@ foreach(symbol IN LISTS symbols)
     list(APPEND problems
          "${symbol} is exported but ng_api_t has no field for it: append\n"
          "      <return type> (*${field})(<parameters>); /**< ${symbol}() */\n"
-         "    at the END of struct ng_api in include/nanograph/api.h, and\n"
-         "      .${field} = ${symbol},\n"
-         "    at the END of the table in capi/api_table.c")
+         "    at the END of struct ng_api in include/nanograph/api.h (the table is generated)")
   endif()
 endforeach()
 foreach(field IN LISTS fields)
@@ -58,7 +42,7 @@ foreach(field IN LISTS fields)
     list(APPEND problems "ng_api_t has a field ${field}, but the library exports no ng_${field}")
   endif()
   if(NOT field IN_LIST table_fields)
-    list(APPEND problems "${TABLE} has no entry '.${field} = ng_${field},' (append it at the end)")
+    list(APPEND problems "${TABLE} has no entry '.${field} = ng_${field},' (regenerate it)")
   endif()
 endforeach()
 if(problems)
