@@ -201,28 +201,12 @@ void Lowering::keep_what_assignment_overwrites(int32_t assignment, int32_t buffe
 void lower_kernel_op(Lowering &L, int32_t id) {
     switch (L.graph.nodes[id].kind) {
         // clang-format off
-#define NG_LOWERING_Kernel(Name, Kernel) \
+#define NG_KERNEL_CLASS_CASE(Name, Kernel) \
     case OpKind::Name: return lower_##Kernel(L, id);
-#define NG_LOWERING_OTHER(Name, Kernel)
-#define NG_LOWERING_Leaf NG_LOWERING_OTHER
-#define NG_LOWERING_Unary NG_LOWERING_OTHER
-#define NG_LOWERING_Cast NG_LOWERING_OTHER
-#define NG_LOWERING_Identity NG_LOWERING_OTHER
-#define NG_LOWERING_Binary NG_LOWERING_OTHER
-#define NG_LOWERING_Comparison NG_LOWERING_OTHER
-#define NG_LOWERING_Select NG_LOWERING_OTHER
-#define NG_LOWERING_Reduction NG_LOWERING_OTHER
-#define NG_LOWERING_ArgReduction NG_LOWERING_OTHER
-#define NG_LOWERING_Contraction NG_LOWERING_OTHER
-#define NG_LOWERING_Normalization NG_LOWERING_OTHER
-#define NG_LOWERING_View NG_LOWERING_OTHER
-#define NG_LOWERING_DataMovement NG_LOWERING_OTHER
-#define NG_LOWERING_Assignment NG_LOWERING_OTHER
-#define NG_LOWERING_Control NG_LOWERING_OTHER
-#define NG_LOWERING_Random NG_LOWERING_OTHER
 #define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) \
-    NG_LOWERING_##Class(Name, Kernel)
+    NG_IF_KERNEL_CLASS_##Class(NG_KERNEL_CLASS_CASE(Name, Kernel))
 #include "graph/op_kinds.def"
+#undef NG_KERNEL_CLASS_CASE
         // clang-format on
     default:
         throw internal_error(op_kind_name(L.graph.nodes[id].kind), " is not of the Kernel class");

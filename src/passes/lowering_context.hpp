@@ -71,8 +71,33 @@ void lower_dot(Lowering &L, int32_t id);
 void lower_data_movement(Lowering &L, int32_t id);  // Pad, Concat, OneHot
 void lower_assign(Lowering &L, int32_t id);
 void lower_random(Lowering &L, int32_t id);
-// The lowerings of the Kernel class, one per value of its Kernel column (op_kinds.def).
-void lower_segment(Lowering &L, int32_t id);  // SegmentSum, SegmentMax, SegmentGather
+// NG_IF_KERNEL_CLASS_<Class>(x): x for the Kernel class, nothing for the others; for code
+// generated from op_kinds.def about the Kernel class's rows.
+// clang-format off
+#define NG_IF_KERNEL_CLASS_Kernel(x) x
+#define NG_IF_KERNEL_CLASS_Leaf(x)
+#define NG_IF_KERNEL_CLASS_Unary(x)
+#define NG_IF_KERNEL_CLASS_Cast(x)
+#define NG_IF_KERNEL_CLASS_Identity(x)
+#define NG_IF_KERNEL_CLASS_Binary(x)
+#define NG_IF_KERNEL_CLASS_Comparison(x)
+#define NG_IF_KERNEL_CLASS_Select(x)
+#define NG_IF_KERNEL_CLASS_Reduction(x)
+#define NG_IF_KERNEL_CLASS_ArgReduction(x)
+#define NG_IF_KERNEL_CLASS_Contraction(x)
+#define NG_IF_KERNEL_CLASS_Normalization(x)
+#define NG_IF_KERNEL_CLASS_View(x)
+#define NG_IF_KERNEL_CLASS_DataMovement(x)
+#define NG_IF_KERNEL_CLASS_Assignment(x)
+#define NG_IF_KERNEL_CLASS_Control(x)
+#define NG_IF_KERNEL_CLASS_Random(x)
+
+// The lowerings of the Kernel class: lower_<Kernel column> for each of its rows (a lowering
+// shared by several rows is declared once per row, which C++ allows).
+#define NG_OP(Name, Arity, Class, DTypes, Kernel, Adjoint, Attrs, Onnx) \
+    NG_IF_KERNEL_CLASS_##Class(void lower_##Kernel(Lowering &L, int32_t id);)
+#include "graph/op_kinds.def"
+// clang-format on
 
 // Position of the axis named like `a` in `axes`, or -1.
 inline int32_t find_axis(const Axes &axes, const Axis *a) {
