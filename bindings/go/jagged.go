@@ -243,3 +243,12 @@ func (j *Jagged) At(prefix ...int64) (*Jagged, error) {
 	defer runtime.KeepAlive(j)
 	return newJagged(func() *C.ng_jagged_t { return C.ng_jagged_at(h, int64s(prefix), C.int32_t(len(prefix))) })
 }
+
+// handle is the shared handle's, except that a nil *Jagged is reported as closed instead of
+// panicking.
+func (j *Jagged) handle() (*C.ng_jagged_t, error) {
+	if j == nil {
+		return nil, closedError(jaggedKind{}.name())
+	}
+	return j.counted.handle()
+}

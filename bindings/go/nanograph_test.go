@@ -203,3 +203,25 @@ func trainLinearRegression(t *testing.T, steps int) ([]float64, float64, float64
 	bv := must(must(tr.GetValue(b)).Float64s())
 	return wv, bv[0], last
 }
+
+func TestNilHandlesAreReportedNotPanics(t *testing.T) {
+	g := must(NewGraph())
+	defer g.Close()
+	n := must(g.Axis("N", 2))
+	x := must(g.Placeholder(Float32, []*Axis{n}, nil))
+	tr := must(NewTransformer(""))
+	defer tr.Close()
+	f := must(tr.Compile([]*Op{must(g.Sum(x))}, x))
+	defer f.Close()
+	if _, err := f.Run(nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Run(nil tensor): %v, want ErrClosed", err)
+	}
+	var s *Shape
+	if _, err := s.handle(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("nil shape: %v, want ErrClosed", err)
+	}
+	var j *Jagged
+	if _, err := j.handle(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("nil jagged: %v, want ErrClosed", err)
+	}
+}

@@ -391,3 +391,12 @@ func (it *ShapeIter) Reset() error {
 	defer runtime.KeepAlive(it)
 	return status(func() C.ng_status_t { return C.ng_shape_iter_reset(h) })
 }
+
+// handle is the shared handle's, except that a nil *Shape is reported as closed instead of
+// panicking.
+func (s *Shape) handle() (*C.ng_shape_t, error) {
+	if s == nil {
+		return nil, closedError(shapeKind{}.name())
+	}
+	return s.counted.handle()
+}

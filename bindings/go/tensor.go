@@ -303,3 +303,12 @@ func (t *Tensor) Broadcast(shape ...int64) (*Tensor, error) {
 	}
 	return newTensor(func() *C.ng_tensor_t { return C.ng_tensor_broadcast(h, int64s(shape), C.int32_t(len(shape))) })
 }
+
+// handle is the shared handle's, except that a nil *Tensor (an input slot never filled, say) is
+// reported as closed instead of panicking.
+func (t *Tensor) handle() (*C.ng_tensor_t, error) {
+	if t == nil {
+		return nil, closedError(tensorKind{}.name())
+	}
+	return t.counted.handle()
+}
