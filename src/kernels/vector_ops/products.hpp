@@ -1,15 +1,67 @@
-// The float32 product of a matrix and one packed column panel (VectorTable::gemm_panel), part of
-// the level-1 primitives: included by vector_ops_impl.hpp after multiply_add, under the same rules
-// (templates on the architecture, no out-of-line standard-library calls).
-//
+// Part of the level-1 primitives (the map is in kernels/vector_ops_impl.hpp): the matrix products
+// of the tables: the transposed matrix-vector product (VectorTable::gemv_transposed) and the
+// float32 product of a matrix and one packed column panel (VectorTable::gemm_panel).
+#pragma once
+
+#include <xsimd/xsimd.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/vector_ops/loops.hpp"
+#include "kernels/vector_ops/math.hpp"
+
+namespace ng::kernels {
+namespace {
+
+// ---- transposed matrix-vector product -----------------------------------------------------------
+
+// y[0..n) = alpha (x[0] a[0, :] + ... + x[rows - 1] a[rows - 1, :]) + beta y, a row-major with
+// leading dimension lda, x a stride incx apart; beta = 0 does not read y. Four vectors of columns
+// at a time stay in registers through every row, so a and y are each read once (a batch-1 layer of
+// a network: y = W^T x with W stored [in, out]).
+template <class Arch, class T>
+void float_gemv_transposed(int64_t rows, int64_t n, T alpha, const T *a, int64_t lda, const T *x,
+                           int64_t incx, T beta, T *y) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    constexpr int64_t kVectors = 4;
+    auto finish = [&](B sum, T *out) {
+        B result = B(alpha) * sum;
+        if (beta != T(0)) result = multiply_add(B(beta), B::load_unaligned(out), result);
+        result.store_unaligned(out);
+    };
+    int64_t j = 0;
+    for (; j + kVectors * W <= n; j += kVectors * W) {
+        B sum[kVectors];
+        for (B &v : sum) v = B(T(0));
+        for (int64_t r = 0; r < rows; ++r) {
+            const B weight(x[r * incx]);
+            const T *row = a + r * lda + j;
+            for (int64_t v = 0; v < kVectors; ++v)
+                sum[v] = multiply_add(weight, B::load_unaligned(row + v * W), sum[v]);
+        }
+        for (int64_t v = 0; v < kVectors; ++v) finish(sum[v], y + j + v * W);
+    }
+    for (; j + W <= n; j += W) {
+        B sum(T(0));
+        for (int64_t r = 0; r < rows; ++r)
+            sum = multiply_add(B(x[r * incx]), B::load_unaligned(a + r * lda + j), sum);
+        finish(sum, y + j);
+    }
+    for (; j < n; ++j) {  // the last columns, fewer than a vector
+        T sum = T(0);
+        for (int64_t r = 0; r < rows; ++r) sum += x[r * incx] * a[r * lda + j];
+        y[j] = beta != T(0) ? alpha * sum + beta * y[j] : alpha * sum;
+    }
+}
+
+// ---- one packed column panel --------------------------------------------------------------------
+
 // A block of rows of C is kept in registers for the whole depth: each step over the depth loads
 // the panel's row once (two vectors) and multiplies it by one broadcast element of each row of A,
 // read in place. Rows per block fill the register file: 12 x 2 accumulators with AVX-512's 32
 // registers, 6 x 2 with the 16 of AVX2 (SSE2 has no entry: its products stay with OpenBLAS).
-#pragma once
-
-namespace ng::kernels {
-namespace {
 
 template <class Arch>
 constexpr int panel_block_rows() {
