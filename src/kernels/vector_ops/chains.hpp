@@ -29,11 +29,20 @@ constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
     return static_cast<int32_t>(kind) * 32 + fn;
 }
 
-// The functions whose vector code holds many constants and intermediate values in registers.
+// The functions of kernel_fns.def's polynomial column: their vector code holds many constants and
+// intermediate values in registers.
 constexpr bool is_polynomial_step(int32_t fn) {
-    return fn == static_cast<int32_t>(UnaryFn::Exp) || fn == static_cast<int32_t>(UnaryFn::Log) ||
-           fn == static_cast<int32_t>(UnaryFn::Sigmoid) ||
-           fn == static_cast<int32_t>(UnaryFn::Tanh);
+    switch (fn) {
+#define NG_POLYNOMIAL_false(Name)
+#define NG_POLYNOMIAL_true(Name) case static_cast<int32_t>(UnaryFn::Name):
+#define NG_UNARY_FN(Name, name, float_only, bool_ok, chainable, polynomial) \
+    NG_POLYNOMIAL_##polynomial(Name)
+#include "kernels/kernel_fns.def"
+#undef NG_POLYNOMIAL_false
+#undef NG_POLYNOMIAL_true
+        return true;
+    default: return false;
+    }
 }
 
 // Whether a chain has only steps of a few instructions each (no is_polynomial_step function).
@@ -94,27 +103,21 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
             each_vector([&](auto k) { acc[k].store_aligned(temps + step.leaf * BW + k * W); },
                         Vectors{});
             break;
-#define NG_CHAIN_UNARY(Name)                                                                \
+            // A case per function of kernel_fns.def's chainable column: its value, true or
+            // false, picks the macro that writes the case or nothing.
+#define NG_CHAIN_UNARY_false(Name, polynomial)
+#define NG_CHAIN_UNARY_true(Name, polynomial)                                               \
     case chain_case(Kind::Unary, static_cast<int32_t>(UnaryFn::Name)):                      \
-        if constexpr (Cheap && is_polynomial_step(static_cast<int32_t>(UnaryFn::Name)))     \
+        if constexpr (Cheap && (polynomial))                                                \
             bad_kernel_request("polynomial step in a cheap chain");                         \
         else                                                                                \
             each_vector([&](auto k) { acc[k] = unary_value<UnaryFn::Name, Arch>(acc[k]); }, \
                         Vectors{});                                                         \
         break;
-            NG_CHAIN_UNARY(Negative)
-            NG_CHAIN_UNARY(Absolute)
-            NG_CHAIN_UNARY(Sign)
-            NG_CHAIN_UNARY(Exp)
-            NG_CHAIN_UNARY(Log)
-            NG_CHAIN_UNARY(Sqrt)
-            NG_CHAIN_UNARY(Square)
-            NG_CHAIN_UNARY(Reciprocal)
-            NG_CHAIN_UNARY(Sigmoid)
-            NG_CHAIN_UNARY(Relu)
-            NG_CHAIN_UNARY(Tanh)
-#undef NG_CHAIN_UNARY
-#define NG_CHAIN_BINARY(Name)                                                                \
+#define NG_UNARY_FN(Name, name, float_only, bool_ok, chainable, polynomial) \
+    NG_CHAIN_UNARY_##chainable(Name, polynomial)
+#define NG_CHAIN_BINARY_false(Name)
+#define NG_CHAIN_BINARY_true(Name)                                                           \
     case chain_case(Kind::Binary, static_cast<int32_t>(BinaryFn::Name)):                     \
         each_vector(                                                                         \
             [&](auto k) {                                                                    \
@@ -133,13 +136,12 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
         each_vector([&](auto k) { acc[k] = binary_value<BinaryFn::Name>(acc[k], acc[k]); },  \
                     Vectors{});                                                              \
         break;
-            NG_CHAIN_BINARY(Add)
-            NG_CHAIN_BINARY(Subtract)
-            NG_CHAIN_BINARY(Multiply)
-            NG_CHAIN_BINARY(Divide)
-            NG_CHAIN_BINARY(Maximum)
-            NG_CHAIN_BINARY(Minimum)
-#undef NG_CHAIN_BINARY
+#define NG_BINARY_FN(Name, name, bool_ok, chainable) NG_CHAIN_BINARY_##chainable(Name)
+#include "kernels/kernel_fns.def"
+#undef NG_CHAIN_UNARY_false
+#undef NG_CHAIN_UNARY_true
+#undef NG_CHAIN_BINARY_false
+#undef NG_CHAIN_BINARY_true
         default: bad_kernel_request("chain step");
         }
     }
