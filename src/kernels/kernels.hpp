@@ -202,6 +202,14 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
 void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim,
                     const Strided &in, const Strided &out, ThreadPool *pool);
 
+// One-hot encoding: for every index point of `shape`, the class k = indices[point] (an integer
+// dtype) sets out[point + k * depth_stride] to 1 in dtype dt when 0 <= k < depth; other classes,
+// and every class of an index out of that range, are left as they are: the caller zeroes `out`
+// first. `indices` and `out` have one stride per dimension of `shape` (the class axis is not one
+// of them: depth_stride is its stride in `out`).
+void run_one_hot(DType index_dtype, const Strided &indices, DType dt, const Strided &out,
+                 const std::vector<int64_t> &shape, int64_t depth, int64_t depth_stride);
+
 // Max-subtracted softmax (or log-softmax) over the dimensions with reduced[d] = true. Finite for
 // inputs of any magnitude.
 void run_softmax(bool log, DType dt, const std::vector<int64_t> &shape,
