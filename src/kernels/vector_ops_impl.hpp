@@ -136,7 +136,8 @@ struct Primitives {
                         // Two tiles: what reduce gives them, inlined, and their sum, which is
                         // what reducing the two results gives (padded with zeros; a tile's sum is
                         // never -0) without passing them through memory. Every float sum of
-                        // reduce_values inlined instead made this row sum 10% slower.
+                        // reduce_values inlined instead made this row sum slower (bench_ab
+                        // --threads 1 --only sum_axis1).
                         *result = pairwise_sum<Arch, T>(row, tile) +
                                   pairwise_sum<Arch, T>(row + tile, n - tile);
                         continue;

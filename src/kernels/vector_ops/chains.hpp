@@ -20,9 +20,10 @@ namespace {
 // and the transcendental steps of neighbouring vectors overlap. Leaf pointers advance with the
 // block; broadcast values, temporaries and a padded last block live in `blocks`. One switch per
 // step and block chooses the function (the case numbers are kind * 32 + fn). Eight vectors
-// rather than four halve the dispatch per value (tanh_fma with AVX2: 8.2 -> 6.2 instructions per
-// value under callgrind); with 16 vector registers the compiler keeps some accumulators on the
-// stack around a transcendental step, which costs less than the dispatch saved.
+// rather than four cut the dispatch per value (instructions per value of tanh_fma with the AVX2
+// table: valgrind --tool=callgrind bench_ab --quick --only tanh_fma); with 16 vector registers
+// the compiler keeps some accumulators on the stack around a transcendental step, which costs
+// less than the dispatch saved.
 constexpr int64_t kChainVectors = 8;
 
 constexpr int32_t chain_case(ChainStep::Kind kind, int32_t fn) {
@@ -61,16 +62,12 @@ enum class ChainOut { Store, Stream, Sum };
 // (ChainOut::Sum) or streamed past the cache (ChainOut::Stream). The last two mostly read their
 // inputs from memory, and a step reads its input's whole block before the next step reads
 // another input's, so with AVX-512 their blocks are shorter than AVX2's 8 vectors (256 bytes of
-// each input, which 4 AVX-512 vectors read). On an AVX-512 Zen 4 core a stand-alone loop that read
-// two 64 MiB arrays 8 vectors of one, then 8 of the other, took about 1.4 times as long as one that
-// read them 4 and 4; with 8, l2_diff's sum((x - y)^2) over 2^24 floats at one thread there ran at
-// 67 to 78% of a plain read of the same bytes, against 78 to 95% with 4 and the same with 2
-// (bench_ab, the builds in one process). On an AVX-512 Zen 5 core 2 beat 4 for that sum in each
-// of eight processes (both orders): 80 to 97% of the read, against 66 to 86%. There tanh_fma's
-// streamed tanh(a * b + c) * 0.5 + a, whose arithmetic is most of its time, ran at 71 to 77% of
-// its bound with 2 and at 63 to 110% with 4 (over 100% in three of the four processes). So sums
-// take 2 and streamed chains 4 with AVX-512. Chains stored in the cache keep 8: 4 made tanh_fma's
-// in-cache runs 10% slower.
+// each input, which 4 AVX-512 vectors read): reading two arrays 8 vectors of one, then 8 of the
+// other, is slower than 4 and 4. Sums take 2 (l2_diff's sum((x - y)^2): bench_ab --threads 1
+// --only l2_diff, one build per block length) and streamed chains 4 (tanh(a * b + c) * 0.5 + a,
+// whose arithmetic is most of its time, was steadier with 4 than with 2: bench_ab --threads 1
+// --only tanh_fma). Chains stored in the cache keep 8: 4 made them slower (bench_ab --threads 1
+// --quick --only tanh_fma).
 template <class Arch, ChainOut Out>
 constexpr int64_t kChainBlockVectors =
     Out == ChainOut::Store || !std::is_same_v<Arch, xsimd::avx512f> ? kChainVectors
@@ -156,9 +153,9 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
 
 // The sum of `blocks` whole blocks of kChainBlockVectors<Arch, Sum> vectors, as one vector:
 // chain_block inlined into one loop whose per-vector sums, and the cascade above them, the
-// compiler keeps in registers from the first block to the last (with a call per block, the call,
-// the sums' loads and stores and the register file's cleanup made l2_diff's sum((x - y)^2) over
-// 2^24 values take 5.0 to 5.8 ms instead of 4.3 to 4.6 ms at one thread on an AVX-512 Zen 4 core).
+// compiler keeps in registers from the first block to the last (a call per block, with the sums'
+// loads and stores and the register file's cleanup, was slower: bench_ab --threads 1 --only
+// l2_diff).
 // Every kCascadeBlocks blocks the sums are combined pairwise into a group sum, added to level 1;
 // every kCascadeBlocks group sums level 1 goes into level 2, and so on: each addition adds up
 // values of like size, so the rounding error grows with the log of n, as in a pairwise sum, while
@@ -166,9 +163,8 @@ void chain_block(const ChainStep *code, int32_t count, const T *const *leaf, T *
 // with an advance move by it after each block. A Cheap chain's loop is compiled without the
 // polynomial steps: their constants and intermediate values otherwise lead the compiler to keep
 // the block's values and sums on the stack around the whole switch, and the cheap chains are the
-// memory-bound ones (l2_diff's sum((x - y)^2) at one thread on an AVX2 Zen 3 core: 84 to 95% of
-// a plain read of the same bytes with the polynomial cases, 89 to 99% without, the two builds in
-// one process, six processes).
+// memory-bound ones (l2_diff's sum((x - y)^2) runs closer to a plain read of its inputs without
+// the polynomial cases: bench_ab --threads 1 --only l2_diff, against a build with them).
 template <class Arch, class T, bool Cheap>
 [[gnu::flatten]] xsimd::batch<T, Arch> chain_sum_blocks(const ChainStep *code, int32_t count,
                                                         const T **leaf, const int64_t *advance,
@@ -208,9 +204,9 @@ template <class Arch, class T, bool Cheap>
 
 // Sum: out[0] = the sum of the chain's n values instead, none of them stored: the whole blocks
 // summed in registers by chain_sum_blocks, the rest added to that vector, then its lanes added
-// up. A reduction reads its inputs once and keeps nothing of the chain in memory (a tile
-// of values stored and read back cost a third more time than the reads alone on an AVX-512
-// Zen 4 core). Stream: the whole blocks go past the cache when `out` is aligned to a vector (the
+// up. A reduction reads its inputs once and keeps nothing of the chain in memory (a tile of
+// values stored and read back costs much more than the reads alone: bench_ab --threads 1 --only
+// l2_diff). Stream: the whole blocks go past the cache when `out` is aligned to a vector (the
 // tiles of an aligned tensor are), without a fence: the caller fences once after its last tile
 // (fence_streamed_stores).
 template <class Arch, class T, ChainOut Out>

@@ -237,7 +237,7 @@ void compare_typed(CompareFn f, int64_t n, const T *a, int as, const T *b, int b
 template <class T>
 void select_typed(int64_t n, const uint8_t *cond, const T *a, int as, const T *b, int bs, T *out) {
     // Both values are loaded before the choice: a branch on the condition mispredicts on data
-    // like a ReLU mask (half the time, ~4 ns a value); a blend does not, and vectorises.
+    // like a ReLU mask (half the time); a blend does not, and vectorises.
     with_steps(as, bs, [&](auto a_array, auto b_array) {
         const T *pa = a, *pb = b;
         const uint8_t *pc = cond;

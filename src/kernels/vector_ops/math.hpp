@@ -146,11 +146,12 @@ inline Ln2Reduced<Arch> reduce_by_ln2(xsimd::batch<float, Arch> t) {
 //
 // The reduction takes reduce_by_ln2's one part where multiply-adds are fused: r off by
 // k 1.9e-9 moves tanh by less than 0.1 ulp for every k (tanh depends less on e the larger e is).
-// The fitted q and the one-part reduction take 12% off the time of a vector of tanh on an
-// AVX-512 Zen 4 core. The reduction is given |x| rather than 2|x| (reduce_by_ln2's Half), so the
-// polynomial runs on s = r / 2 and gives expm1(r) / 2 = s + s^2 2q(2s): q's coefficient of r^i
-// times 2^(i+1), each step the exact half or a power-of-two multiple of the step in r, so the
-// result is the same bits as from r with one instruction fewer.
+// The fitted q and the one-part reduction make a vector of tanh faster (in the cache:
+// bench_ab --threads 1 --quick --only tanh_fma). The reduction is given |x| rather than 2|x|
+// (reduce_by_ln2's Half), so the polynomial runs on s = r / 2 and gives expm1(r) / 2 =
+// s + s^2 2q(2s): q's coefficient of r^i times 2^(i+1), each step the exact half or a
+// power-of-two multiple of the step in r, so the result is the same bits as from r with one
+// instruction fewer.
 template <class Arch>
 inline xsimd::batch<float, Arch> tanh_float(xsimd::batch<float, Arch> x) {
     using B = xsimd::batch<float, Arch>;
@@ -205,9 +206,8 @@ alignas(64) constexpr float kExp2Sixteenths[16] = {
 // The table of exp_narrow_float on AVX2 (eight lanes): entry j holds the bits of 2^(j/8) (the
 // even sixteenths) less j << 20. exp_narrow_float adds the bits of K = 8 k + j shifted by 20,
 // which are k in the exponent field plus that same j below it, so the sum is the bits of 2^k
-// 2^(j/8) without a mask to clear j. One instruction fewer per vector: softmax of 4096 rows of
-// 1024 floats at one thread took 2.6 to 5.7% less time (bench_ab, AVX-512 Zen 4 core, four
-// processes, both orders, when AVX-512 took this path too), the same bits.
+// 2^(j/8) without a mask to clear j: one instruction fewer per vector, the same bits, and a
+// faster softmax (bench_ab --threads 1 --only softmax, against a build with the mask).
 struct Exp2EighthsBits {
     static constexpr int kShift = 20;
     alignas(32) int32_t bits[8] = {};
@@ -225,19 +225,19 @@ inline constexpr Exp2EighthsBits kExp2EighthsBits{};
 // exactly, exp(r) = 1 + r q(r) from the Taylor series. AVX-512: N = 16, the series to r^3
 // (truncation below 1e-8 relative), 2^k by vscalefps at the end. AVX2: N = 8, |r| <= ln2 / 16, the
 // series to r^4, 2^k added to the table entry's exponent. Six fused multiply-adds and products
-// where the polynomial of exp_nonpositive_float takes nine: 25% less time for softmax's
-// exponentials and their sum on an AVX-512 Zen 4 core. r = x - K ln2 / N with one constant in one
-// fused operation: the float ln2 is off by 1.9e-9, so r is off by at most |K| / N times that
-// (2.4e-7 at x = -87), far inside softmax's own error (a float sum of n values, and x - max
-// rounded to eps |x - max|). Within 1.1 ulp of exp in double for -5 <= x <= 0 and 5 ulp down to
-// -87, with either table. A NaN x gives NaN through r.
+// where the polynomial of exp_nonpositive_float takes nine, which makes softmax's exponentials
+// and their sum faster (bench_ab --threads 1 --only softmax). r = x - K ln2 / N with one
+// constant in one fused operation: the float ln2 is off by 1.9e-9, so r is off by at most |K| / N
+// times that (2.4e-7 at x = -87), far inside softmax's own error (a float sum of n values, and
+// x - max rounded to eps |x - max|). Within 1.1 ulp of exp in double for -5 <= x <= 0 and 5 ulp
+// down to -87, with either table. A NaN x gives NaN through r.
 //
 // On AVX-512 any x <= 0 will do, wherever the result is finite: below -87 vscalefps rounds the
 // result into the subnormals, and below -104 to 0. Far below (under about -17,000) the reduction
 // itself breaks down, but the result still comes out as 0 unless it overflows: +inf or NaN for
 // -inf and for x below about -1e20. kClampLow raises x to -104 first, where every result is
-// right; it costs one vector operation, which made softmax of 4096 rows of 1024 floats at one
-// thread take 3 to 10% more time (bench_ab, AVX-512 Zen 4 core, six processes, both orders).
+// right; it costs one vector operation, which makes softmax slower (bench_ab --threads 1 --only
+// softmax, against a build that clamps every row): softmax clamps only rows that need it.
 template <class Arch, bool kClampLow = false>
 inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
     static_assert(kFusedMultiplyAdd<Arch>, "unfused, k ln2 would be rounded to 2^-18 of 87");
@@ -247,8 +247,7 @@ inline xsimd::batch<float, Arch> exp_narrow_float(xsimd::batch<float, Arch> x) {
         // Adding 1.5 * 2^19, whose float's last bit is 1/16, rounds x / ln2 to K / 16 = k + j / 16
         // and leaves j in the sum's low four bits. 2^(j/16) (1 + r q) is scaled by 2^k last
         // (vscalefps takes the floor of K / 16): one instruction fewer than building 2^k 2^(j/16)
-        // first, as AVX2 does below; softmax of 4096 rows of 1024 floats at one thread took 0.956
-        // to 1.001 of the time (bench_ab, AVX-512 Zen 4 core, six processes, both orders). The
+        // first, as AVX2 does below, and no slower (bench_ab --threads 1 --only softmax). The
         // same bits wherever 2^k 2^(j/16) r is a normal float; over every float from -87 to 0,
         // 31,756 results differ, all below -80.5, where that product was subnormal.
         const B magic(786432.f);

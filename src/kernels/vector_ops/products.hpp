@@ -70,11 +70,9 @@ constexpr int panel_block_rows() {
 
 // Whether panel_block fetches the panel eight rows ahead. An AVX-512 panel (two lines a row,
 // 100 KiB for a depth of 784) comes from the second-level cache, and an Intel core's own
-// prefetchers left the loop waiting on its loads: fetching ahead brought batch-128 inference of a
-// 784-512-256-10 network at one thread from a median of 0.81-0.84 ms to 0.75-0.79 (AVX-512 Xeon
-// under KVM, nine processes each, in turn). An AVX2 panel has half the lines, and the same
-// inference with the AVX2 table on that core took more time with the fetches than without in 11
-// of 12 pairs of processes (medians 1.23-1.31 ms against 1.19-1.30).
+// prefetchers left the loop waiting on its loads: fetching ahead makes batch-128 inference of a
+// 784-512-256-10 network faster (bench_train --threads 1 --only mlp_infer_b128). An AVX2
+// panel has half the lines, and the same inference with the AVX2 table is slower with the fetches.
 template <class Arch>
 constexpr bool kPrefetchPanel = std::is_same_v<Arch, xsimd::avx512f>;
 
@@ -184,9 +182,9 @@ void float_gemm_panel(const PanelProduct &p) {
         one_vector ? panel_rows<Arch, 1, false>(p) : panel_rows<Arch, 2, false>(p);
 }
 
-// The table's entry: none for SSE2, whose products stay with OpenBLAS. On an AVX-512 Zen 4 core
-// the AVX-512 and AVX2 panels multiply a 128 x 784 by 784 x 512 layer at 116 and 111 GFLOP/s,
-// OpenBLAS's own kernels for those instruction sets at 99 and 108.
+// The table's entry: none for SSE2, whose products stay with OpenBLAS. The AVX-512 and AVX2 panels
+// can outrun OpenBLAS's kernels for the same instruction sets on a network's layers (compare
+// bench_train --threads 1 --only mlp_infer_b128 with bench_limits --only mlp_infer_b128).
 template <class Arch>
 constexpr void (*panel_product())(const PanelProduct &) {
     if constexpr (std::is_same_v<Arch, xsimd::sse2>)

@@ -64,10 +64,9 @@ struct Combine {
 // array starts inside a vector (a NumPy array's data starts 16 bytes into its allocation), every
 // 64-byte load would cross a cache line: vector k is then assembled from the two aligned vectors it
 // spans, with one permutation, except the first and the last, whose other aligned neighbour lies
-// outside the array. The lanes hold the same values, so a reduction keeps its bits. When sums read
-// 512-bit vectors too, a sum over the rows of a 4096 x 4096 float matrix 16 bytes past a line ran
-// at a median 88.1% of a plain read of it this way, against 85.4% with loads that cross lines (one
-// thread, AVX-512 Zen 4 core, bench_ab, ahead in nine processes of ten).
+// outside the array. The lanes hold the same values, so a reduction keeps its bits. Assembled
+// vectors beat loads that cross lines (shown when sums read 512-bit vectors too: bench_ab
+// --threads 1 --only sum_axis1 --offset 16).
 template <class Arch, class T>
 class VectorReader {
     using B = xsimd::batch<T, Arch>;
@@ -152,11 +151,10 @@ T reduce_block(const T *x, int64_t n) {
     return folded.get(0);
 }
 
-// The instruction set a float sum reads with: 256-bit vectors on AVX-512 too. A sum over the rows
-// of a 4096 x 4096 float matrix in the loop of cascade_sum ran at 87 to 90% of a plain read of the
-// matrix with 512-bit loads and at 92 to 95% with 256-bit loads, side by side in one process (one
-// thread, AVX-512 Zen 4 core, bench_ab), and at 98 to 99% from an array 16 bytes past a line,
-// where half the 256-bit loads cross one.
+// The instruction set a float sum reads with: 256-bit vectors on AVX-512 too. The row sums of a
+// matrix run closer to a plain read of it with 256-bit loads than with 512-bit ones, also from an
+// array that starts inside a line, where half the 256-bit loads cross one (bench_ab --threads 1
+// --only sum_axis1, with and without --offset 16, against a build that reads 512 bits).
 template <class Arch>
 using SumArch =
     std::conditional_t<std::is_same_v<Arch, xsimd::avx512f>, xsimd::fma3<xsimd::avx2>, Arch>;
@@ -170,8 +168,8 @@ constexpr int64_t kSumChunk = 64 * int64_t(xsimd::batch<T, Arch>::size);
 // next level; the levels and the lanes are added as trees at the end. Rounding chains of at most
 // 16 + 4 additions before the trees. The K arrays are read side by side, vector by vector, and each
 // sum gets the bits it gets alone. The loop stays rolled, one step of four loads per array after
-// another: a sum over the rows of a matrix read as 256-value blocks, each unrolled and folded to
-// one value, ran at 88 to 91% of a plain read with 256-bit loads.
+// another: 256-value blocks, each unrolled and folded to one value, were slower (bench_ab
+// --threads 1 --only sum_axis1).
 template <class Arch, class T, int K>
 void cascade_sums(const T *const *x, int64_t n, T *sums) {
     using B = xsimd::batch<T, Arch>;
@@ -227,9 +225,8 @@ template <class Arch, class T>
 
 // Pairwise summation over leaves of four chunks: the rounding error grows with log(n) instead of
 // n. The same values give the same bits wherever they lie, on a line or not. A leaf is summed in
-// the caller's loop: the row sums of a 4096 x 4096 matrix (two leaves a row, one thread, AVX-512
-// Zen 4 core) took 0.99 of PyTorch's time on the same matrix against 1.01 through a call per leaf
-// (medians of six and of eight processes).
+// the caller's loop, which is faster than a call per leaf (bench_ab --threads 1 --only sum_axis1,
+// two leaves a row).
 template <class Arch, class T>
 inline T pairwise_sum(const T *x, int64_t n) {
     if (n <= kSumLeaf<Arch, T>) return cascade_sum<SumArch<Arch>, T>(x, n);
@@ -239,11 +236,10 @@ inline T pairwise_sum(const T *x, int64_t n) {
 // The sums of `rows` rows of n values (row r at x + r * x_stride, its sum to out[r * out_stride])
 // as reduce_rows computes them for tiles of `tile` values, where every row is at most two tiles
 // and a tile at most one leaf: each tile a cascade, a row's two tiles added. Row r is read side by
-// side with row r + (rows + 1) / 2, two streams half the rows apart: over the rows of a 4096 x 4096
-// matrix at one thread (AVX-512 Zen 4 core, bench_ab in six processes) that took 0.92 to 0.99 of
-// the time of one row after another, and 0.91 to 0.97 with the AVX2 table; four streams a quarter
-// apart, or three, took 1 to 4% longer than two, and two adjacent rows read side by side about 1.5
-// times as long as one row after another.
+// side with row r + (rows + 1) / 2, two streams half the rows apart: faster than one row after
+// another with the AVX-512 and the AVX2 tables, and than three or four streams; two adjacent rows
+// read side by side are much slower than one row after another (bench_ab --threads 1 --only
+// sum_axis1, one build per way).
 template <class Arch, class T>
 void paired_row_sums(int64_t rows, int64_t n, int64_t tile, const T *x, int64_t x_stride, T *out,
                      int64_t out_stride) {
@@ -271,7 +267,7 @@ void paired_row_sums(int64_t rows, int64_t n, int64_t tile, const T *x, int64_t 
 
 // A product, max or min reads its vectors one way for the whole call, chosen once: each way gets
 // an instantiation of its own (a test in every block made a sum of aligned rows, when sums read
-// this way, about 1% slower).
+// this way, slower: bench_ab --threads 1 --only sum_axis1).
 template <class Arch, class T, bool Assembled>
 T float_reduce_read(ReduceFn f, const T *x, int64_t n) {
     switch (f) {
@@ -363,9 +359,8 @@ auto combine_rows(const T *const *rows, Op op, Load load) {
 
 // float_accumulate_rows for Count rows, a count known at compile time, with the row pointers
 // copied into locals first. The loop that took the count at run time and read the pointers
-// through the caller's array was slower: an outer-axis sum of a 4096 x 4096 float matrix at one
-// thread read at 75 to 78% of a plain read against 79 to 82% (AVX-512 Zen 4 core, bench_ab, four
-// processes), and with the AVX2 table at 64 to 74% against 76 to 85% (six processes).
+// through the caller's array was slower, with the AVX-512 and the AVX2 tables (an outer-axis sum:
+// bench_ab --threads 1 --only sum_axis0).
 template <class Arch, class T, ReduceFn F, int32_t Count>
 void accumulate_rows_of(int64_t n, const T *const *rows, T *acc) {
     using B = xsimd::batch<T, Arch>;
@@ -414,12 +409,10 @@ void integer_accumulate_rows(ReduceFn f, int64_t n, const T *const *rows, int32_
 // vector behind lane j - 1, so that at any step the lanes read different columns. Vector v's
 // column gathers lane 0's value at step v and lane j's at step v + j in registers (a ring of
 // Lanes vectors), and goes into acc at step v + Lanes - 1: f(acc, ((lane 0 lane 1) lane 2) ...).
-// Against one call of accumulate_rows_of per row of every lane, each call reading the lanes at
-// the same column: a sum over the rows of a 4096 x 4096 float matrix at one thread (five lanes)
-// took 0.928 to 0.958 of the time (bench_ab, AVX-512 Zen 4 core, six processes, both orders), and
-// 0.892 to 0.910 with the AVX2 table (four processes); a likely reason, which this machine's lack
-// of cache counters keeps unconfirmed: rows 16 KiB apart put the lanes' lines of one column in a
-// single set of the first-level cache.
+// Faster than one call of accumulate_rows_of per row of every lane, each call reading the lanes
+// at the same column, with the AVX-512 and the AVX2 tables (an outer-axis sum, five lanes:
+// bench_ab --threads 1 --only sum_axis0); a likely reason, unconfirmed without cache counters:
+// rows 16 KiB apart put the lanes' lines of one column in a single set of the first-level cache.
 template <class Arch, class T, ReduceFn F, int32_t Lanes>
 void accumulate_lanes_of(int64_t n, int64_t rows, const T *const *starts, T *acc) {
     using B = xsimd::batch<T, Arch>;

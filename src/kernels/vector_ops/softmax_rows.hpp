@@ -32,11 +32,10 @@ enum class RowExp { Full, Narrow, NarrowClamped };
 // Where softmax takes a float row's exponentials by exp_narrow_float whatever the row's range:
 // with AVX-512's vscalefps. A row goes unclamped, and again clamped only when its sum is not
 // finite (-inf among its values, or values more than about 1e20 below its max; a NaN row stays
-// NaN either way), so that no row needs its smallest value. Without the smallest value, softmax
-// of 4096 rows of 1024 floats at one thread took 8 to 14% less time (bench_ab, AVX-512 Zen 4
-// core, six processes, both orders). The results are the same bits whether a row went clamped or
-// not (clamped, values below -104 give exactly 0, as they do unclamped when the sum is finite), so
-// they do not depend on how threads split the rows.
+// NaN either way), so that no row needs its smallest value: a pass that finds only the max is
+// faster (bench_ab --threads 1 --only softmax, against a build that finds both). The results are
+// the same bits whether a row went clamped or not (clamped, values below -104 give exactly 0, as
+// they do unclamped when the sum is finite), so they do not depend on how threads split the rows.
 template <class Arch, class T>
 constexpr bool kSoftmaxNarrowAnyRow =
     std::conjunction_v<std::is_same<Arch, xsimd::avx512f>, std::is_same<T, float>>;
@@ -83,9 +82,8 @@ struct RowRange {
 // The same loop also runs a row's last pass: finish_vector(i) on the values [i, i + W) of every
 // whole vector and finish_one(i) on each of the rest, over another row of n values. A row's
 // last pass is bound by its stores and the next row's range by its loads and comparisons, so
-// together they take little more than the stores alone: 256 softmax rows of 1024 floats in the
-// cache took 0.072 ms instead of 0.081 (medians) on an AVX-512 Zen 4 core, where the range alone
-// took 2.3 cycles per vector of the 17 that a row took.
+// together they take little more than the stores alone (rows in the cache: bench_ab --threads 1
+// --only softmax --shape 256,1024 --runs 200, against a build with the passes apart).
 template <class Arch, class T, class FinishVector, class FinishOne>
 inline RowRange<T> row_range_finishing(const T *x, int64_t n, FinishVector finish_vector,
                                        FinishOne finish_one) {
@@ -221,9 +219,8 @@ inline T row_exp_sum_storing(const T *x, int64_t n, T m, T *e, const T *fetch, c
     return fold_lanes<Arch>(blocks.total(), std::plus<T>());  // the lanes as a tree too
 }
 
-// row_exp_sum_storing with kStores set from e: a test of e in the loop made a softmax of 128 rows
-// of 1024 floats in the cache at one thread take 3 to 5% more time (AVX-512 Xeon under KVM, best
-// of 20 means of 200 runs, three processes each in turn).
+// row_exp_sum_storing with kStores set from e: a test of e in the loop was slower for rows in the
+// cache (bench_ab --threads 1 --only softmax --shape 128,1024 --runs 200).
 template <class Arch, class T, RowExp Kind, class Along>
 inline T row_exp_sum(const T *x, int64_t n, T m, T *e, const T *fetch, const T *fetch_out,
                      Along along) {
@@ -277,18 +274,16 @@ inline T row_exp_sum_in(RowRange<T> range, const T *x, int64_t n, T *e, const T 
 constexpr int64_t kStreamedRowBytes = 16384;
 
 // How far ahead a softmax row fetches: the row this many bytes of values on (at least the next).
-// Fetching the next row, a softmax of 4096 rows of 1024 floats at one thread took 6 to 21% more
-// time (bench_ab, AVX-512 Zen 4 core, four processes, both orders); 12 and 16 KiB were slower
-// than 8 KiB for rows of 256 to 2048 floats.
+// Fetching only the next row was slower, and so were 12 and 16 KiB, for rows of 256 to 2048
+// floats (bench_ab --threads 1 --only softmax --shape 4096,N, one build per distance).
 constexpr int64_t kSoftmaxFetchBytes = 8192;
 
 // Softmax of rows whose outputs are streamed, with two rows' exponentials at a time in `buffer`
 // (kStreamedRowBytes): row r's exponentials run in one loop with row r - 1's last pass (its
 // exponentials times the reciprocal of its sum, streamed to y), so that the stores spread over
 // the arithmetic instead of following it; then row r + 1's range, alone. The same bits as
-// softmax_rows_typed's other paths. A softmax of 4096 rows of 1024 floats at one thread took 1.2
-// to 8.3% less time than with each row's last pass beside the next row's range (bench_ab,
-// AVX-512 Zen 4 core, six processes, both orders).
+// softmax_rows_typed's other paths, and faster than each row's last pass beside the next row's
+// range (bench_ab --threads 1 --only softmax, against a build without this path).
 template <class Arch, class T>
 void softmax_rows_pipelined(int64_t rows, int64_t n, const T *x, int64_t x_stride, T *y,
                             int64_t y_stride, int64_t fetch_rows, T *buffer) {
@@ -298,8 +293,8 @@ void softmax_rows_pipelined(int64_t rows, int64_t n, const T *x, int64_t x_strid
     T *const exps[2] = {buffer, buffer + (n + W - 1) / W * W};
     // The row before: its exponentials, its output and the reciprocal of its sum. Its last pass
     // takes them by value: taken by reference, they escaped into the out-of-line instances of the
-    // exponentials' loop, which then reloaded them after every streamed store (softmax of 4096
-    // rows of 1024 floats at one thread took 7 to 11% more time, bench_ab, AVX-512 Zen 4 core).
+    // exponentials' loop, which then reloaded them after every streamed store (slower in
+    // bench_ab --threads 1 --only softmax).
     struct LastRow {
         const T *exps;
         T *y;
@@ -347,10 +342,9 @@ inline std::pair<uintptr_t, uintptr_t> rows_span(const T *p, int64_t rows, int64
 }
 
 // Whether softmax pipelines its rows (softmax_rows_pipelined) on this instruction set: AVX-512
-// and AVX2 with fused multiply-adds. On an AVX2 Zen 3 core a softmax of 4096 rows of 1024 floats
-// at one thread took 0.947 to 0.989 of the time of the passes apart (bench_ab, eight processes of
-// eight, both orders; ahead in 19 of 22 in all). The AVX2 table forced on the AVX-512 Zen 4 core
-// had found it 4.5 to 10% slower there, but a core with AVX-512 never runs that table.
+// and AVX2 with fused multiply-adds, where it beats the passes apart on the cores that run those
+// tables (bench_ab --threads 1 --only softmax, against a build without it). The AVX2 table run on
+// an AVX-512 core can be slower pipelined, but such a core never runs that table.
 template <class Arch>
 constexpr bool kSoftmaxPipelined = std::disjunction_v<std::is_same<Arch, xsimd::avx512f>,
                                                       std::is_same<Arch, xsimd::fma3<xsimd::avx2>>>;
@@ -419,17 +413,15 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
         // A streamed row whose output starts inside a line is written rotated by `lead`: what the
         // last pass computes for i goes to i + lead, so that its vectors land on vector
         // boundaries, and the values past the row's end wrap to its start, one at a time. Each
-        // value is computed alone, so no bit changes. Into an output 16 bytes past a line, a
-        // softmax of 4096 rows of 1024 floats ran at a median 73.5% of a copy of its input,
-        // against 68.8% stored as usual (one thread, AVX-512 Zen 4 core, ten runs each).
+        // value is computed alone, so no bit changes. Into an output that starts inside a line
+        // this is faster than stores through the cache (bench_ab --threads 1 --only softmax
+        // --offset 16).
         //
         // The loop's lambdas take what they use by value, and whether the row streams picks a loop
         // rather than being tested in it. Taken by reference, the row's pointers, its reciprocal
-        // and that test were reloaded from the stack for every vector with the AVX-512 table: a
-        // softmax of 128 rows of 1024 floats in the cache at one thread took 26.8 to 27.8 us, now
-        // 22.1 to 22.8 (best of 20 means of 200 runs, four processes each in turn; Xeon under
-        // KVM), and of 4096 such rows 0.91 to 0.95 of the time (bench_ab, four processes, both
-        // orders).
+        // and that test were reloaded from the stack for every vector with the AVX-512 table,
+        // which made rows in the cache and in memory slower (bench_ab --threads 1 --only softmax,
+        // with and without --shape 128,1024 --runs 200).
         const int64_t lead = stream && !aligned ? to_line : 0;
         const auto last_pass = [&, yr, n](auto vector_at, auto value_at) {
             const auto one = [yr, value_at](int64_t i) { yr[i] = value_at(i); };
@@ -437,7 +429,7 @@ void softmax_rows_typed(bool log, int64_t rows, int64_t n, const T *x, int64_t x
                 finish([yr, vector_at](int64_t i) { vector_at(i).store_unaligned(yr + i); }, one);
                 return;
             }
-            if (lead == 0) {  // a separate loop: the rotation's index arithmetic cost 4 to 7%
+            if (lead == 0) {  // a separate loop: the rotation's index arithmetic costs time
                 finish([yr, vector_at](int64_t i) { store_streaming<Arch>(yr + i, vector_at(i)); },
                        one);
                 return;
