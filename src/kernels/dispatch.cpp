@@ -31,27 +31,50 @@ const VectorTable &pick_table() {
     return vector_table_sse2;
 }
 
+// The columns of kernel_fns.def, a row per function in the order of its enumeration.
+struct UnaryTraits {
+    bool float_only, bool_ok, chainable;
+};
+struct BinaryTraits {
+    bool bool_ok, chainable;
+};
+struct ReduceTraits {
+    bool bool_ok;
+};
+constexpr UnaryTraits kUnaryTraits[] = {
+#define NG_UNARY_FN(Name, name, float_only, bool_ok, chainable, polynomial) \
+    {float_only, bool_ok, chainable},
+#include "kernels/kernel_fns.def"
+};
+constexpr BinaryTraits kBinaryTraits[] = {
+#define NG_BINARY_FN(Name, name, bool_ok, chainable) {bool_ok, chainable},
+#include "kernels/kernel_fns.def"
+};
+constexpr ReduceTraits kReduceTraits[] = {
+#define NG_REDUCE_FN(Name, name, bool_ok) {bool_ok},
+#include "kernels/kernel_fns.def"
+};
+
+// Column `column` of f's row in kernel_fns.def, or `otherwise` for a code outside the enumeration.
+template <class Traits, size_t N, class Fn>
+bool column_of(const Traits (&table)[N], Fn f, bool Traits::*column, bool otherwise = false) {
+    const auto i = static_cast<size_t>(f);
+    return i < N ? table[i].*column : otherwise;
+}
+
 bool is_float_only(UnaryFn f) {
-    switch (f) {
-    case UnaryFn::Copy:
-    case UnaryFn::Negative:
-    case UnaryFn::Absolute:
-    case UnaryFn::Sign:
-    case UnaryFn::Square:
-    case UnaryFn::Relu: return false;
-    default: return true;
-    }
+    return column_of(kUnaryTraits, f, &UnaryTraits::float_only, true);
 }
 
 // Bool values must stay 0 or 1: only operations that keep them so accept bool.
 bool bool_allowed(UnaryFn f) {
-    return f != UnaryFn::Negative && !is_float_only(f);
+    return column_of(kUnaryTraits, f, &UnaryTraits::bool_ok);
 }
 bool bool_allowed(BinaryFn f) {
-    return f == BinaryFn::Multiply || f == BinaryFn::Maximum || f == BinaryFn::Minimum;
+    return column_of(kBinaryTraits, f, &BinaryTraits::bool_ok);
 }
 bool bool_allowed(ReduceFn f) {
-    return f != ReduceFn::Sum;
+    return column_of(kReduceTraits, f, &ReduceTraits::bool_ok);
 }
 
 void check_length(const char *kernel, int64_t n) {
@@ -199,32 +222,11 @@ void softmax_rows(DType dt, bool log, int64_t rows, int64_t n, const void *x, in
 }
 
 bool chain_supports(UnaryFn f) {
-    switch (f) {
-    case UnaryFn::Negative:
-    case UnaryFn::Absolute:
-    case UnaryFn::Sign:
-    case UnaryFn::Exp:
-    case UnaryFn::Log:
-    case UnaryFn::Sqrt:
-    case UnaryFn::Square:
-    case UnaryFn::Reciprocal:
-    case UnaryFn::Sigmoid:
-    case UnaryFn::Relu:
-    case UnaryFn::Tanh: return true;
-    default: return false;
-    }
+    return column_of(kUnaryTraits, f, &UnaryTraits::chainable);
 }
 
 bool chain_supports(BinaryFn f) {
-    switch (f) {
-    case BinaryFn::Add:
-    case BinaryFn::Subtract:
-    case BinaryFn::Multiply:
-    case BinaryFn::Divide:
-    case BinaryFn::Maximum:
-    case BinaryFn::Minimum: return true;
-    default: return false;
-    }
+    return column_of(kBinaryTraits, f, &BinaryTraits::chainable);
 }
 
 namespace {

@@ -47,13 +47,15 @@ int64_t integral(const char *name, double v) {
 
 // OpenBLAS (0.3.x, default build) runs a gemv on all its threads once the matrix has
 // kMatrixSplitAt elements or more. On products of a few hundred thousand elements (a batch-1 layer
-// of a network) waking those threads costs more than it saves: with two of them a 784x512 gemv
-// takes ~1.5x the time of one thread. Such a product (up to kPiecewiseUpTo elements, 2 MiB of
-// float32; past that OpenBLAS's threads gain and the product goes to it whole) runs on the calling
-// thread or, from kParallelMinElements elements, on nanograph's pool when the caller gives one:
+// of a network) waking those threads costs more than it saves: a 784x512 gemv is slower on two
+// of them than on one (bench_train --threads 2 --only mlp_infer_b1). Such a product (up to
+// kPiecewiseUpTo elements, 2 MiB of float32; past that OpenBLAS's threads gain and the product
+// goes to it whole) runs on the calling thread or, from kParallelMinElements elements, on
+// nanograph's pool when the caller gives one:
 // - transposed with a contiguous y (y = W^T x with W stored inputs x outputs), in the level-1
-//   gemv_transposed, which reads a and y once (a 784 x 512 layer: 17.5 us, OpenBLAS on one
-//   thread 17.7 us, on an AVX-512 Zen 4 core), in slices of columns over the pool;
+//   gemv_transposed, which reads a and y once and keeps up with OpenBLAS on one thread (a
+//   784 x 512 layer: bench_train --threads 1 --only mlp_infer_b1), in slices of columns over the
+//   pool;
 // - otherwise in pieces of fewer than kMatrixSplitAt elements, which OpenBLAS runs on the thread
 //   that calls it, when a piece has at least kMinPieceRows rows: in order on the calling thread
 //   when OpenBLAS has several threads (with one it takes the product whole); without a transpose

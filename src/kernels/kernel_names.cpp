@@ -8,11 +8,11 @@ namespace ng::kernels {
 namespace {
 
 constexpr const char *kUnary[] = {
-#define NG_UNARY_FN(Name, name) #name,
+#define NG_UNARY_FN(Name, name, ...) #name,
 #include "kernels/kernel_fns.def"
 };
 constexpr const char *kBinary[] = {
-#define NG_BINARY_FN(Name, name) #name,
+#define NG_BINARY_FN(Name, name, ...) #name,
 #include "kernels/kernel_fns.def"
 };
 constexpr const char *kCompare[] = {
@@ -20,7 +20,7 @@ constexpr const char *kCompare[] = {
 #include "kernels/kernel_fns.def"
 };
 constexpr const char *kReduce[] = {
-#define NG_REDUCE_FN(Name, name) #name,
+#define NG_REDUCE_FN(Name, name, ...) #name,
 #include "kernels/kernel_fns.def"
 };
 

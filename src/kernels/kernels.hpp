@@ -22,34 +22,34 @@ namespace ng::kernels {
 
 // The kernel functions of each family, from kernel_fns.def.
 enum class UnaryFn : int32_t {
-#define NG_UNARY_FN(Name, name) Name,
+#define NG_UNARY_FN(Name, ...) Name,
 #include "kernels/kernel_fns.def"
 };
 enum class BinaryFn : int32_t {
-#define NG_BINARY_FN(Name, name) Name,
+#define NG_BINARY_FN(Name, ...) Name,
 #include "kernels/kernel_fns.def"
 };
 enum class CompareFn : int32_t {
-#define NG_COMPARE_FN(Name, name) Name,
+#define NG_COMPARE_FN(Name, ...) Name,
 #include "kernels/kernel_fns.def"
 };
 enum class ReduceFn : int32_t {
-#define NG_REDUCE_FN(Name, name) Name,
+#define NG_REDUCE_FN(Name, ...) Name,
 #include "kernels/kernel_fns.def"
 };
 
 // ---- level 1: contiguous arrays of n elements; outputs may alias inputs ----------------------
 // Float kernels for float32/float64; integer dtypes (int32, int64, uint8) use plain loops.
-// Unary math (Exp, Log, Tanh, ...) is for float dtypes only; Negative/Absolute/Sign/Square/Copy/
-// Relu work for all numeric dtypes.
+// Unary math (Exp, Log, Tanh, ...) is for float dtypes only; the others (Negative, Absolute, ...)
+// work for all numeric dtypes: kernel_fns.def's float_only column says which.
 // Defined for every input (no UB, no trap):
 //  - integers wrap modulo 2^bits (Add, Subtract, Multiply, Negative, Square, Power, Sum, Prod);
 //    Divide truncates toward zero, x / 0 = 0, INT_MIN / -1 = INT_MIN; Power with a negative
 //    exponent is the truncated 1 / x^|e| (1 for x = 1, +-1 for x = -1, else 0).
 //  - floats: Maximum/Minimum and Max/Min reductions propagate NaN (NumPy's maximum); Sign and Relu
 //    keep NaN; Power is libm's pow; Sigmoid saturates to exactly 0 and 1 without NaN.
-//  - bool accepts only what keeps values 0/1: Copy, Absolute, Sign, Square, Relu; Multiply,
-//    Maximum, Minimum; every compare and select; Max, Min, Prod reductions. Others: NG_ERR_DTYPE.
+//  - bool accepts only what keeps values 0/1: the functions of kernel_fns.def's bool_ok column,
+//    every compare and select. Others: NG_ERR_DTYPE.
 //  - cast: NaN -> 0, float -> integer saturates and truncates, integer -> integer wraps,
 //    anything -> bool is != 0.
 // Invalid requests throw ng::Error (dtype, negative n, function code out of range, step not 0/1).
@@ -122,8 +122,7 @@ struct ChainStep {
     int32_t leaf = 0;  // Load, Save, Binary, BinaryReversed (the others: any leaf, unread)
 };
 constexpr int32_t kMaxChainLeaves = 16;
-// Whether run_chain evaluates the function (the cheap and the common transcendental ones; not
-// Copy, Sin, Cos or Power).
+// Whether run_chain evaluates the function: kernel_fns.def's chainable column.
 bool chain_supports(UnaryFn f);
 bool chain_supports(BinaryFn f);
 // out[0..n) = the chain (steps code[0..count), the first a Load, the value left in the
@@ -202,6 +201,14 @@ void run_reduce(ReduceFn f, const Program &program, const std::vector<int64_t> &
 // has 0 at `dim`. NaN compares as greater than everything for argmax (first NaN wins).
 void run_arg_reduce(bool is_max, DType dt, const std::vector<int64_t> &shape, int32_t dim,
                     const Strided &in, const Strided &out, ThreadPool *pool);
+
+// One-hot encoding: for every index point of `shape`, the class k = indices[point] (an integer
+// dtype) sets out[point + k * depth_stride] to 1 in dtype dt when 0 <= k < depth; other classes,
+// and every class of an index out of that range, are left as they are: the caller zeroes `out`
+// first. `indices` and `out` have one stride per dimension of `shape` (the class axis is not one
+// of them: depth_stride is its stride in `out`).
+void run_one_hot(DType index_dtype, const Strided &indices, DType dt, const Strided &out,
+                 const std::vector<int64_t> &shape, int64_t depth, int64_t depth_stride);
 
 // Max-subtracted softmax (or log-softmax) over the dimensions with reduced[d] = true. Finite for
 // inputs of any magnitude.

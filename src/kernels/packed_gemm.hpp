@@ -2,9 +2,9 @@
 // share (a layer's weights from run to run), op(B) is packed once into column panels
 // (PackedPanels), and each product multiplies A, read in place, by every panel
 // (VectorTable::gemm_panel); for one that changes (training's), panel_gemm packs each panel as
-// it goes. With the packing paid once, a 128 x 784 by 784 x 512 layer runs at 116 GFLOP/s on an
-// AVX-512 Zen 4 core whose multiply-adds peak at 118 (98%), against 99 for OpenBLAS, which packs
-// both operands at every call.
+// it goes. With the packing paid once, a layer's product runs close to the core's peak of
+// multiply-adds, and faster than OpenBLAS, which packs both operands at every call (compare
+// bench_train --threads 1 --only mlp_infer_b128 with bench_limits --only mlp_infer_b128).
 #pragma once
 
 #include <cstdint>
@@ -57,9 +57,9 @@ struct ProductEpilogue {
 // Whether float32 products whose right-hand matrix changes from run to run (training's) should go
 // to panel_gemm rather than OpenBLAS: when this CPU's table has the panel product with AVX-512
 // while OpenBLAS runs kernels of a narrower instruction set. OpenBLAS picks its kernels from the
-// CPU models its build knows and gives a newer CPU an older core's: OpenBLAS 0.3.21 runs its AVX2
-// (Haswell) sgemm on an AVX-512 Zen 5 core, at 109 GFLOP/s where the panel product packing each
-// panel as it goes runs a training step's products at about twice that.
+// CPU models its build knows and gives a newer CPU an older core's (OpenBLAS 0.3.21 runs its AVX2
+// sgemm on AVX-512 cores it does not know), and the panel product, packing each panel as it goes,
+// then runs a training step's products much faster (bench_train --threads 1 --only sgd_step).
 bool panel_product_outruns_openblas();
 
 // C = op(A) * op(B) through `epilogue`, as packed_gemm, for op(B) of k x n given as stored (B

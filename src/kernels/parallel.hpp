@@ -15,10 +15,10 @@ constexpr int64_t kChunkMinElements = 16384;
 // workers_resting), which happens before each matrix product OpenBLAS runs on its own threads.
 // Waking them costs tens of microseconds, and OpenBLAS's threads still poll the other cores for
 // a while after its product, so a loop of a layer's size (128 x 512) runs sooner on the caller
-// alone. A 784-512-256-10 MLP's SGD step at two threads on an Intel Xeon under KVM, whose one
-// split loop is such a ReLU gradient, medians of 50 steps in eight processes: 1.33 to 1.56 ms
-// (five of them over 1.53) when it was split, 1.34 to 1.37 ms with it on the caller. An Adam
-// update of a 784 x 256 weight (200,704 elements) still gains from the workers.
+// alone: a 784-512-256-10 MLP's SGD step, whose one split loop is such a ReLU gradient, is no
+// faster split and less steady (bench_train --threads 2 --only sgd_step). An Adam update of a
+// 784 x 256 weight (200,704 elements) still gains from the workers (bench_train --threads 2 --only
+// adam_epoch).
 constexpr int64_t kWakeMinElements = 131072;
 
 // Whether a driver over a space of `points` points may hand work to a pool at all. The drivers'

@@ -33,11 +33,10 @@ constexpr int64_t kKeptMinItems = 4;
 constexpr int64_t kKeptChunkElements = int64_t{1} << 16;
 // Outer-axis reductions: the rows combined per pass over the accumulators, one from each of this
 // many equal segments of the rows (at most kMaxAccumulateRows): five where a block holds at least
-// kWideBlockBytes, four for narrower blocks. Sums over the rows of float matrices at one thread
-// on an AVX-512 Zen 4 core: with five lanes a 4096 x 4096 matrix read at 84 to 88% of a plain
-// read against 80 to 84% with four (four processes, both builds in each), 2048 x 8192 took 5 to
-// 12% less time, and with the AVX2 table the two were about even; 16384 x 1024 and 4096 x 256
-// took 7 to 13% longer with five. Six lanes were slower than five on every one of these shapes.
+// kWideBlockBytes, four for narrower blocks. Five lanes are faster than four on wide rows
+// (4096 x 4096, 2048 x 8192) and slower on narrow ones (16384 x 1024, 4096 x 256); six were
+// slower than five on every one of these shapes (bench_ab --threads 1 --only sum_axis0 --shape
+// R,C, one build per lane count).
 constexpr int32_t kNarrowLanes = 4;
 constexpr int32_t kWideLanes = 5;
 constexpr int64_t kWideBlockBytes = 8192;
@@ -101,7 +100,8 @@ struct ReduceRun {
 
     // One row of an input read in place per output (a sum over the last axis of a matrix): the
     // rows go straight to reduce_rows, without evaluating the program or locating the operands at
-    // every tile, which took 9% of the time of a sum over the rows of a 4096 x 4096 matrix, and
+    // every tile, a large part of the time of a sum along the rows of a matrix (bench_ab
+    // --threads 1 --only sum_axis1), and
     // with one kernel call for a range of rows where the rows lie evenly spaced (one kept
     // dimension). reduce_rows reduces tiles and combines their results as the general loop does,
     // so the bits are the same.
@@ -125,10 +125,10 @@ struct ReduceRun {
     }
 
     // Inner-axis reductions: each output's tiles are reduced at once (a sum of a chain without
-    // storing the tile) and the tile results combined, one row after another: on an AVX-512 Zen 4
-    // core that reads a matrix faster than several adjacent rows side by side do, 2.0 against 3.1
-    // ms for 64 MiB. (reduce_rows, for rows read in place, reads two rows half its range apart
-    // side by side, which is faster still.)
+    // storing the tile) and the tile results combined, one row after another: that reads a
+    // matrix much faster than several adjacent rows side by side do (bench_ab --threads 1 --only
+    // l2_diff). (reduce_rows, for rows read in place, reads two rows half its range apart side by
+    // side, which is faster still.)
     void innermost_reduced(ThreadPool *pool) const {
         int64_t outputs = space.count(0, kept), reduced = space.count(kept, last),
                 length = space.dim(last);
@@ -167,9 +167,7 @@ struct ReduceRun {
                         // The chunk's tiles are one contiguous run of the innermost dimension:
                         // one chain sum over all of them keeps its sums in registers throughout.
                         // A chain sum per tile, its results passed through memory, was slower
-                        // whenever the host was busy: l2_diff at one thread on an AVX-512 Zen 4
-                        // core, bench_ab in three processes, 70 to 94% of a plain read of the
-                        // inputs against 81 to 97% for one sum per chunk.
+                        // whenever the host was busy (bench_ab --threads 1 --only l2_diff).
                         const int64_t start = first * kTile;
                         set_kept(c, k, start);
                         locate(c, 0);
@@ -208,9 +206,9 @@ struct ReduceRun {
     // accumulators, tile by tile, so the accumulators are read and written once per pass; with a
     // block spanning the row, a dense input is read as one long stream per lane, and a chunk of
     // each lane's rows goes to accumulate_lanes at once (each column into the accumulators once
-    // per pass still, the lanes one vector apart). Eight
-    // adjacent rows per pass were 1.3 to 1.6 times slower on an AVX-512 Zen 4 core at every size
-    // from 128 x 256 to 4096 x 4096: rows a power of two apart fall in one set of the
+    // per pass still, the lanes one vector apart). Eight adjacent rows per pass were much slower
+    // at every size from 128 x 256 to 4096 x 4096 (bench_ab --threads 1 --only sum_axis0 --shape
+    // R,C): rows a power of two apart fall in one set of the
     // first-level cache, whose 8 ways cannot hold them and the accumulators, and a stream that
     // ends with each 16 KiB row keeps the prefetcher starting over. Few (kept point, block) pairs
     // would leave threads idle or waiting for one slow half, so the lanes are then also cut into
@@ -242,8 +240,8 @@ struct ReduceRun {
                                           ScratchArea::Partials, pairs * slots * block_bytes))
                                     : nullptr;
         // An input read in place goes to accumulate_rows a whole block row at a time, without
-        // evaluating the program tile by tile (a sum over the rows of a 4096 x 4096 matrix at one
-        // thread: medians 2.10 to 2.20 ms against 2.19 to 2.30 ms, alternating builds);
+        // evaluating the program tile by tile, which is faster (bench_ab --threads 1 --only
+        // sum_axis0);
         // accumulate_rows works element by element, so the bits are the same. Otherwise each row
         // of a pass is evaluated into its own scratch (and spread buffer).
         const int32_t in_place = program.in_place_input();
@@ -307,9 +305,9 @@ struct ReduceRun {
                         for (int32_t op = 0; op < ops(); ++op)
                             c.base[op] += start * space.last_stride(op);
                         for (int32_t j = 0; j < count; ++j)
-                            values[j] = evaluate(c, j * lane_rows + r, len,
-                                                 scratch + j * scratch_step,
-                                                 row + block_bytes + j * kTile * out_size);
+                            values[j] =
+                                evaluate(c, j * lane_rows + r, len, scratch + j * scratch_step,
+                                         row + block_bytes + j * kTile * out_size);
                         for (int32_t op = 0; op < ops(); ++op)
                             c.base[op] -= start * space.last_stride(op);
                         accumulate_rows(f, dt, len, values, count, acc + start * out_size);

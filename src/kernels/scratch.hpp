@@ -47,6 +47,9 @@ struct Scratch {
         Strided marker;
     } softmax;
     struct {
+        IterationSpace space;
+    } one_hot;
+    struct {
         ReducePlan plan;
         std::vector<void *> bases;
     } reduce;

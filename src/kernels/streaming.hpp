@@ -31,9 +31,9 @@ int64_t last_level_cache_bytes();
 // Whether a kernel's output is streamed past the cache, given the bytes the kernel touches: its
 // output's and each input's (an input broadcast along a dimension counted once along it). When
 // they are at least half the last-level cache. Counting the output alone (an output of half the
-// cache) left a 2^24-float tanh(a * b + c) * 0.5 + a on a virtual machine that reports its host's
-// 480 MiB of cache writing through the cache: 19.8 ms at one thread against 16.3 ms streamed
-// (Intel Xeon with AVX-512, bench_ab, two processes each); 10.0 against 8.3 ms at two threads.
+// cache) left a 2^24-float tanh(a * b + c) * 0.5 + a writing through the cache on a virtual
+// machine that reports its host's much larger cache, which is slower than streaming it at one and
+// at two threads (bench_ab --only tanh_fma).
 inline bool streams_output(int64_t touched_bytes) {
     return touched_bytes >= last_level_cache_bytes() / 2;
 }
@@ -50,7 +50,7 @@ inline int64_t elements_to_line(const void *p, size_t size) {
 // Makes a thread's stores that bypassed the cache visible to other threads, as its ordinary stores
 // are: once after the last of a run of them, before the thread signals that it is done (an
 // sfence waits for the write-combining buffers to drain; after every tile of 2048 values it made
-// a chain that streams 64 MiB 5% slower on one thread).
+// a streamed chain slower: bench_ab --threads 1 --only tanh_fma).
 inline void fence_streamed_stores() {
     _mm_sfence();
 }

@@ -6,9 +6,9 @@
 //
 // Home parts: a kernel run again (the next step, the next batch) hands each thread the same
 // rows, which are still in that thread's caches. A virtual machine's two cores can sit on two
-// core complexes with a third-level cache each: two threads copying 16 MiB into 16 MiB took
-// 0.26 ms (best of 40 passes) when each kept its half from pass to pass, and 0.38-0.40 ms when
-// they swapped halves, as chunks handed out first come, first served can.
+// core complexes with a third-level cache each: two threads copying an array that fits in the
+// caches are much faster when each keeps its half from pass to pass than when they swap halves,
+// as chunks handed out first come, first served can (bench_transformer --threads 2).
 //
 // Chunks shrink as a part empties (half of what is left of it, never below the grain): large
 // ones early cost few hand-outs, small ones at the end leave no thread alone with a long last
@@ -76,7 +76,7 @@ struct ThreadPool::Impl {
     // Written under mutex; atomic so that a worker can poll them without it (poll_for_job).
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generation{0};
-    std::atomic<uint64_t> rests{0};  // bumped by rest_workers(): polling workers sleep
+    std::atomic<uint64_t> rests{0};              // bumped by rest_workers(): polling workers sleep
     std::atomic<uint64_t> rests_at_last_job{0};  // `rests` when the last job was handed out
     int helpers_wanted = 0, helpers_joined = 0;
     // Written under mutex; atomic so that the caller can wait for it without it (wait_for_helpers).
@@ -138,8 +138,8 @@ struct ThreadPool::Impl {
     // Before sleeping, a worker polls for a new job for up to kPollFor: the steps of a run follow
     // each other within microseconds, and a sleeping worker takes tens of microseconds to wake
     // (a futex wake and a reschedule, longer in a virtual machine), during which the caller has
-    // taken most of a short job's chunks alone. A 128 x 512 by 512 x 256 product on two threads:
-    // 308 us (median) with workers woken from sleep, against 300 us on one thread.
+    // taken most of a short job's chunks alone: a small product on two threads with workers woken
+    // from sleep is no faster than on one thread (bench_train --threads 2 --only mlp_infer_b128).
     void poll_for_job(uint64_t seen) const {
         const uint64_t rests_seen = rests.load(std::memory_order_relaxed);
         poll_until([&] {
@@ -150,10 +150,9 @@ struct ThreadPool::Impl {
     }
 
     // Likewise the caller, its own chunks done, polls for the `joined` helpers to finish theirs
-    // before it sleeps on `finished`: woken, it would lose tens of microseconds again. Batch-1
-    // inference of a 784-512-256-10 network at two threads, medians of 200 runs: 0.018 to 0.054
-    // ms (12 of 26 processes at most 0.030 ms) against 0.037 to 0.052 ms with the caller
-    // sleeping at once (Intel Xeon with AVX-512 under KVM).
+    // before it sleeps on `finished`: woken, it would lose tens of microseconds again, which a
+    // step of batch-1 inference does not take (bench_train --threads 2 --only mlp_infer_b1,
+    // against a build whose caller sleeps at once).
     void wait_for_helpers(int joined) const {
         poll_until([&] { return helpers_left.load(std::memory_order_acquire) == joined; });
     }

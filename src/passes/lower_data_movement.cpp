@@ -62,10 +62,15 @@ void lower_data_movement(Lowering &L, int32_t id) {
         const Node &xn = L.graph.nodes[x];
         int32_t dim = find_axis(n.axes, n.attrs.axis);
         if (dim < 0) throw internal_error("one-hot axis not in result");
+        const DType index_dtype = xn.dtype, dt = n.dtype;
+        const std::vector<int64_t> shape = xn.shape();
+        const int64_t depth = n.axes[dim]->length, depth_stride = out.layout.strides[dim];
         Step s;
-        s.kind = Step::Kind::OneHot;
-        s.dtype = n.dtype;
-        s.shape = xn.shape();
+        s.kind = Step::Kind::Kernel;
+        s.kernel.run = [index_dtype, dt, shape, depth, depth_stride](const KernelRun &r) {
+            kernels::run_one_hot(index_dtype, r.inputs[0], dt, r.output, shape, depth,
+                                 depth_stride);
+        };
         s.inputs.push_back(L.read(x, xn.axes));
         Value without = out;
         without.layout.shape.erase(without.layout.shape.begin() + dim);
@@ -73,9 +78,6 @@ void lower_data_movement(Lowering &L, int32_t id) {
         Axes others = n.axes;
         others.erase(others.begin() + dim);
         s.output = L.operand(without, others, xn.axes);
-        s.depth = n.axes[dim]->length;
-        s.depth_stride = out.layout.strides[dim];
-        s.program.inputs = {xn.dtype};
         L.add_step(std::move(s));
         break;
     }

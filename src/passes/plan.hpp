@@ -72,15 +72,14 @@ struct Step {
         Gemm,         // see gemm fields; inputs[0] = A, inputs[1] = B, output = C
         Copy,         // inputs[0] -> output over shape
         Fill,         // output = value over shape
-        OneHot,  // inputs[0] (integers) over shape without `dim`; output has `dim` of length depth
-        Kernel,  // kernel.run: any op whose work is one kernel call over its operands
+        Kernel,       // kernel.run: any op whose work is one kernel call over its operands
     };
     Kind kind = Kind::Elementwise;
     kernels::Program program;
     kernels::ReduceFn reduce_fn = kernels::ReduceFn::Sum;
     bool flag = false;
     double value = 0;
-    DType dtype = 0;  // dtype of the inputs for Copy/Fill/Gemm/OneHot(output)
+    DType dtype = 0;  // dtype of the inputs for Copy/Fill/Gemm
     std::vector<int64_t> shape;
     std::vector<Operand> inputs;
     Operand output;
@@ -93,8 +92,6 @@ struct Step {
     int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
     double alpha = 1, beta = 0;
     int32_t scale_input = -1, bias_input = -1;
-    // OneHot: the new axis's length and its stride in the output.
-    int64_t depth = 0, depth_stride = 0;
 };
 
 struct Plan {

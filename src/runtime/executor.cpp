@@ -2,7 +2,6 @@
 
 #include "core/checked_math.hpp"
 #include "core/error.hpp"
-#include "core/strided_space.hpp"
 #include "kernels/parallel.hpp"
 #include "kernels/thread_pool.hpp"
 
@@ -14,42 +13,6 @@ kernels::Strided describe(const Operand &o) {
     kernels::Strided s;
     s.strides = o.strides;
     return s;
-}
-
-// Calls body(index of element in `in`, index in `out`) over every point of `shape`, in any order.
-// `space` is kept by the caller between calls so that a warm run does not allocate.
-template <class Body>
-void for_each_index(const std::vector<int64_t> &shape, const std::vector<int64_t> &in_strides,
-                    const std::vector<int64_t> &out_strides, StridedSpace &space, Body &&body) {
-    space.reset("one_hot", shape);
-    space.add_operand("one_hot", in_strides);
-    space.add_operand("one_hot", out_strides);
-    if (space.numel() == 0) return;
-    space.simplify_for(1);
-    const int64_t length = space.dim(space.rank() - 1);
-    const int64_t in_step = space.last_stride(0), out_step = space.last_stride(1);
-    space.for_each_row([&](const int64_t *offsets) {
-        for (int64_t i = 0; i < length; ++i)
-            body(offsets[0] + i * in_step, offsets[1] + i * out_step);
-    });
-}
-
-void run_one_hot(const Step &s, const kernels::Strided &in, const kernels::Strided &out,
-                 StridedSpace &space) {
-    const DType index_dtype = s.program.inputs.at(0);
-    visit_dtype(index_dtype, [&](auto index_zero) {
-        using I = decltype(index_zero);
-        visit_dtype(s.dtype, [&](auto value_zero) {
-            using V = decltype(value_zero);
-            const I *x = static_cast<const I *>(in.data);
-            V *y = static_cast<V *>(out.data);
-            for_each_index(s.shape, in.strides, out.strides, space, [&](int64_t i, int64_t o) {
-                int64_t k = static_cast<int64_t>(x[i]);
-                if (k >= 0 && k < s.depth)
-                    y[o + k * s.depth_stride] = V(1);  // out of range: all zeros
-            });
-        });
-    });
 }
 
 // alpha of a Gemm step, times its scale operand's value when it has one.
@@ -226,7 +189,6 @@ void Executor::run_step(const Step &s, Prepared &p, const std::vector<char *> &b
         kernels::fill(s.dtype, n, s.value, p.output.data);
         break;
     }
-    case Step::Kind::OneHot: run_one_hot(s, p.inputs[0], p.output, one_hot_space_); break;
     case Step::Kind::Kernel: s.kernel.run(KernelRun{p.inputs, p.output, pool, seed_, draw_}); break;
     }
 }

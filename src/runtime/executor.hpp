@@ -8,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-#include "core/strided_space.hpp"
 #include "kernels/packed_gemm.hpp"
 #include "kernels/prepared.hpp"
 #include "passes/plan.hpp"
@@ -81,7 +80,6 @@ private:
     const Plan &plan_;
     std::vector<bool> written_;  // per buffer: a step writes it
     std::vector<Prepared> prepared_;
-    StridedSpace one_hot_space_;  // kept so that a warm run does not allocate
 };
 
 }  // namespace ng

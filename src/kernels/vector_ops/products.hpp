@@ -1,15 +1,67 @@
-// The float32 product of a matrix and one packed column panel (VectorTable::gemm_panel), part of
-// the level-1 primitives: included by vector_ops_impl.hpp after multiply_add, under the same rules
-// (templates on the architecture, no out-of-line standard-library calls).
-//
+// Part of the level-1 primitives (the map is in kernels/vector_ops_impl.hpp): the matrix products
+// of the tables: the transposed matrix-vector product (VectorTable::gemv_transposed) and the
+// float32 product of a matrix and one packed column panel (VectorTable::gemm_panel).
+#pragma once
+
+#include <xsimd/xsimd.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/vector_ops/loops.hpp"
+#include "kernels/vector_ops/math.hpp"
+
+namespace ng::kernels {
+namespace {
+
+// ---- transposed matrix-vector product -----------------------------------------------------------
+
+// y[0..n) = alpha (x[0] a[0, :] + ... + x[rows - 1] a[rows - 1, :]) + beta y, a row-major with
+// leading dimension lda, x a stride incx apart; beta = 0 does not read y. Four vectors of columns
+// at a time stay in registers through every row, so a and y are each read once (a batch-1 layer of
+// a network: y = W^T x with W stored [in, out]).
+template <class Arch, class T>
+void float_gemv_transposed(int64_t rows, int64_t n, T alpha, const T *a, int64_t lda, const T *x,
+                           int64_t incx, T beta, T *y) {
+    using B = xsimd::batch<T, Arch>;
+    constexpr int64_t W = B::size;
+    constexpr int64_t kVectors = 4;
+    auto finish = [&](B sum, T *out) {
+        B result = B(alpha) * sum;
+        if (beta != T(0)) result = multiply_add(B(beta), B::load_unaligned(out), result);
+        result.store_unaligned(out);
+    };
+    int64_t j = 0;
+    for (; j + kVectors * W <= n; j += kVectors * W) {
+        B sum[kVectors];
+        for (B &v : sum) v = B(T(0));
+        for (int64_t r = 0; r < rows; ++r) {
+            const B weight(x[r * incx]);
+            const T *row = a + r * lda + j;
+            for (int64_t v = 0; v < kVectors; ++v)
+                sum[v] = multiply_add(weight, B::load_unaligned(row + v * W), sum[v]);
+        }
+        for (int64_t v = 0; v < kVectors; ++v) finish(sum[v], y + j + v * W);
+    }
+    for (; j + W <= n; j += W) {
+        B sum(T(0));
+        for (int64_t r = 0; r < rows; ++r)
+            sum = multiply_add(B(x[r * incx]), B::load_unaligned(a + r * lda + j), sum);
+        finish(sum, y + j);
+    }
+    for (; j < n; ++j) {  // the last columns, fewer than a vector
+        T sum = T(0);
+        for (int64_t r = 0; r < rows; ++r) sum += x[r * incx] * a[r * lda + j];
+        y[j] = beta != T(0) ? alpha * sum + beta * y[j] : alpha * sum;
+    }
+}
+
+// ---- one packed column panel --------------------------------------------------------------------
+
 // A block of rows of C is kept in registers for the whole depth: each step over the depth loads
 // the panel's row once (two vectors) and multiplies it by one broadcast element of each row of A,
 // read in place. Rows per block fill the register file: 12 x 2 accumulators with AVX-512's 32
 // registers, 6 x 2 with the 16 of AVX2 (SSE2 has no entry: its products stay with OpenBLAS).
-#pragma once
-
-namespace ng::kernels {
-namespace {
 
 template <class Arch>
 constexpr int panel_block_rows() {
@@ -18,11 +70,9 @@ constexpr int panel_block_rows() {
 
 // Whether panel_block fetches the panel eight rows ahead. An AVX-512 panel (two lines a row,
 // 100 KiB for a depth of 784) comes from the second-level cache, and an Intel core's own
-// prefetchers left the loop waiting on its loads: fetching ahead brought batch-128 inference of a
-// 784-512-256-10 network at one thread from a median of 0.81-0.84 ms to 0.75-0.79 (AVX-512 Xeon
-// under KVM, nine processes each, in turn). An AVX2 panel has half the lines, and the same
-// inference with the AVX2 table on that core took more time with the fetches than without in 11
-// of 12 pairs of processes (medians 1.23-1.31 ms against 1.19-1.30).
+// prefetchers left the loop waiting on its loads: fetching ahead makes batch-128 inference of a
+// 784-512-256-10 network faster (bench_train --threads 1 --only mlp_infer_b128). An AVX2
+// panel has half the lines, and the same inference with the AVX2 table is slower with the fetches.
 template <class Arch>
 constexpr bool kPrefetchPanel = std::is_same_v<Arch, xsimd::avx512f>;
 
@@ -132,9 +182,9 @@ void float_gemm_panel(const PanelProduct &p) {
         one_vector ? panel_rows<Arch, 1, false>(p) : panel_rows<Arch, 2, false>(p);
 }
 
-// The table's entry: none for SSE2, whose products stay with OpenBLAS. On an AVX-512 Zen 4 core
-// the AVX-512 and AVX2 panels multiply a 128 x 784 by 784 x 512 layer at 116 and 111 GFLOP/s,
-// OpenBLAS's own kernels for those instruction sets at 99 and 108.
+// The table's entry: none for SSE2, whose products stay with OpenBLAS. The AVX-512 and AVX2 panels
+// can outrun OpenBLAS's kernels for the same instruction sets on a network's layers (compare
+// bench_train --threads 1 --only mlp_infer_b128 with bench_limits --only mlp_infer_b128).
 template <class Arch>
 constexpr void (*panel_product())(const PanelProduct &) {
     if constexpr (std::is_same_v<Arch, xsimd::sse2>)
