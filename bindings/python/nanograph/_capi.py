@@ -7,6 +7,7 @@ from ctypes import (CFUNCTYPE, Structure, c_char, c_char_p, c_double, c_float, c
 
 # Constants: numeric #defines and enum values.
 NG_API_VERSION = 2
+NG_VERSION_MAJOR = 0
 NG_VERSION_MINOR = 1
 NG_VERSION_PATCH = 0
 NG_ONNX_TRAINABLE = 1
