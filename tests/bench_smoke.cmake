@@ -1,7 +1,8 @@
 # The benchmark cannot rot: both tests assert results and exit statuses, never times.
 # - bench_smoke: bench_transformer --quick builds, runs and checks every workload at small sizes.
 # - bench_peers_smoke: bench/run_all.py runs nanograph, NumPy and PyTorch on one small workload
-#   and prints the table (needs Debian's python3-numpy and python3-torch, see .ci/packages.txt).
+#   and prints the table (needs Debian's python3-numpy and python3-torch: the bench group of
+#   .ci/packages/).
 # - bench_wrong_peer: a peer's wrong result is reported without failing the scripts; a crash, a
 #   size mismatch or nanograph's wrong result fails them.
 # - bench_goals: bench/goals.py's verdicts on made-up runs, each goal at its line and just past it.
