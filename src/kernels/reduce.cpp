@@ -307,9 +307,9 @@ struct ReduceRun {
                         for (int32_t op = 0; op < ops(); ++op)
                             c.base[op] += start * space.last_stride(op);
                         for (int32_t j = 0; j < count; ++j)
-                            values[j] = evaluate(c, j * lane_rows + r, len,
-                                                 scratch + j * scratch_step,
-                                                 row + block_bytes + j * kTile * out_size);
+                            values[j] =
+                                evaluate(c, j * lane_rows + r, len, scratch + j * scratch_step,
+                                         row + block_bytes + j * kTile * out_size);
                         for (int32_t op = 0; op < ops(); ++op)
                             c.base[op] -= start * space.last_stride(op);
                         accumulate_rows(f, dt, len, values, count, acc + start * out_size);

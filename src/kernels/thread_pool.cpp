@@ -76,7 +76,7 @@ struct ThreadPool::Impl {
     // Written under mutex; atomic so that a worker can poll them without it (poll_for_job).
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> generation{0};
-    std::atomic<uint64_t> rests{0};  // bumped by rest_workers(): polling workers sleep
+    std::atomic<uint64_t> rests{0};              // bumped by rest_workers(): polling workers sleep
     std::atomic<uint64_t> rests_at_last_job{0};  // `rests` when the last job was handed out
     int helpers_wanted = 0, helpers_joined = 0;
     // Written under mutex; atomic so that the caller can wait for it without it (wait_for_helpers).
