@@ -11,4 +11,3 @@ add_test(NAME install
          COMMAND ${NG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/install/run_install_test.sh
                  ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-test
                  ${CMAKE_C_COMPILER} ${CMAKE_COMMAND} "${NG_INSTALL_CLIENT_FLAGS}")
-set_tests_properties(install PROPERTIES LABELS "api")
