@@ -6,7 +6,6 @@ target_include_directories(test_abi_v1 PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
 target_link_libraries(test_abi_v1 PRIVATE cmocka::cmocka ${CMAKE_DL_LIBS} m)
 add_dependencies(test_abi_v1 nanograph)
 add_test(NAME test_abi_v1 COMMAND test_abi_v1 $<TARGET_FILE:nanograph>)
-set_tests_properties(test_abi_v1 PROPERTIES LABELS "api")
 
 # The function table and the exported functions are the same set (also checked after each link).
 add_test(NAME api_table_complete
@@ -14,4 +13,3 @@ add_test(NAME api_table_complete
                  -DHEADER=${PROJECT_SOURCE_DIR}/include/nanograph/api.h
                  -DTABLE=${NG_API_TABLE}
                  -P ${PROJECT_SOURCE_DIR}/cmake/checks/CheckApiTable.cmake)
-set_tests_properties(api_table_complete PROPERTIES LABELS "api")

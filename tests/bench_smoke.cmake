@@ -1,7 +1,8 @@
 # The benchmark cannot rot: both tests assert results and exit statuses, never times.
 # - bench_smoke: bench_transformer --quick builds, runs and checks every workload at small sizes.
 # - bench_peers_smoke: bench/run_all.py runs nanograph, NumPy and PyTorch on one small workload
-#   and prints the table (needs Debian's python3-numpy and python3-torch, see .ci/packages.txt).
+#   and prints the table (needs Debian's python3-numpy and python3-torch: the bench group of
+#   .ci/packages/).
 # - bench_wrong_peer: a peer's wrong result is reported without failing the scripts; a crash, a
 #   size mismatch or nanograph's wrong result fails them.
 # - bench_goals: bench/goals.py's verdicts on made-up runs, each goal at its line and just past it.
@@ -15,7 +16,7 @@
 #   refuses a way it does not know (bench_bindings_run_cost_refusal_smoke).
 if(NG_BUILD_BENCH)
   add_test(NAME bench_smoke COMMAND $<TARGET_FILE:bench_transformer> --quick --threads 2)
-  set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  set_tests_properties(bench_smoke PROPERTIES TIMEOUT 60)
   # bench_ab loads this build's library twice through dlopen and runs both in turn; given an
   # unknown workload it must refuse (exit 2) rather than measure something else.
   add_test(NAME bench_ab_smoke COMMAND $<TARGET_FILE:bench_ab> --quick --reps 2 --only l2_diff
@@ -39,11 +40,11 @@ if(NG_BUILD_BENCH)
   add_test(NAME bench_ab_offset_refusal_smoke
            COMMAND $<TARGET_FILE:bench_ab> --offset 6 $<TARGET_FILE:nanograph>)
   set_tests_properties(bench_ab_smoke bench_ab_output_smoke bench_ab_shape_smoke
-                       bench_ab_shape_sum_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+                       bench_ab_shape_sum_smoke PROPERTIES TIMEOUT 60)
   # The refusal exits 2 by design, which memcheck's run (scripts/valgrind-tests) would count as a
   # failure; it stops before allocating anything.
   set_tests_properties(bench_ab_refusal_smoke bench_ab_offset_refusal_smoke
-                       bench_ab_shape_refusal_smoke PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
+                       bench_ab_shape_refusal_smoke PROPERTIES LABELS novalgrind TIMEOUT 60)
   set_tests_properties(bench_ab_shape_refusal_smoke PROPERTIES PASS_REGULAR_EXPRESSION
                        "bench_ab: --shape is for softmax, sum_axis0 and sum_axis1, not: l2_diff")
   set_tests_properties(bench_ab_refusal_smoke PROPERTIES PASS_REGULAR_EXPRESSION
@@ -60,7 +61,7 @@ if(NG_BUILD_BENCH)
              COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_hot_functions.py
                      $<TARGET_FILE:nanograph>)
     set_tests_properties(bench_goals bench_peak_against bench_hot_functions
-                         PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
+                         PROPERTIES LABELS novalgrind TIMEOUT 60)
     execute_process(COMMAND ${NG_SYSTEM_PYTHON} -c "import numpy, torch"
                     RESULT_VARIABLE ng_bench_peers_missing OUTPUT_QUIET ERROR_QUIET)
     if(ng_bench_peers_missing EQUAL 0)
@@ -70,20 +71,20 @@ if(NG_BUILD_BENCH)
       # Every peer child imports its library afresh: slow on a loaded machine, hence the timeout.
       # At these sizes every library's result must pass its check: the scripts report a peer's
       # wrong result without failing, so the output is searched for it.
-      set_tests_properties(bench_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240
+      set_tests_properties(bench_peers_smoke PROPERTIES TIMEOUT 240
                            FAIL_REGULAR_EXPRESSION "WRONG")
       add_test(NAME bench_wrong_peer
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_wrong_peer.py)
-      set_tests_properties(bench_wrong_peer PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60)
+      set_tests_properties(bench_wrong_peer PROPERTIES LABELS novalgrind TIMEOUT 60)
       add_test(NAME bench_paired_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
                        $<TARGET_FILE:nanograph> --quick --libs numpy,torch)
-      set_tests_properties(bench_paired_smoke PROPERTIES LABELS "bench" TIMEOUT 240
+      set_tests_properties(bench_paired_smoke PROPERTIES TIMEOUT 240
                            FAIL_REGULAR_EXPRESSION "WRONG")
       add_test(NAME bench_paired_refusal_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_paired.py
                        $<TARGET_FILE:nanograph> --offset 6)
-      set_tests_properties(bench_paired_refusal_smoke PROPERTIES LABELS "bench;novalgrind" TIMEOUT 60
+      set_tests_properties(bench_paired_refusal_smoke PROPERTIES LABELS novalgrind TIMEOUT 60
                            PASS_REGULAR_EXPRESSION "--offset wants a multiple of 4 from 0 below 2 MiB, not 6")
       set(ng_binding_environment NANOGRAPH_LIBRARY=$<TARGET_FILE:nanograph>
                                  PYTHONPATH=${PROJECT_SOURCE_DIR}/bindings/python)
@@ -95,7 +96,7 @@ if(NG_BUILD_BENCH)
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/bindings/run_cost.py 1 run,bogus)
       set_tests_properties(bench_bindings_call_smoke bench_bindings_run_cost_smoke
                            bench_bindings_run_cost_refusal_smoke
-                           PROPERTIES LABELS "bench" TIMEOUT 120
+                           PROPERTIES TIMEOUT 120
                            ENVIRONMENT "${ng_binding_environment}")
       set_tests_properties(bench_bindings_run_cost_refusal_smoke PROPERTIES
                            PASS_REGULAR_EXPRESSION "run_cost.py: no way named bogus")
@@ -103,7 +104,7 @@ if(NG_BUILD_BENCH)
       add_test(NAME bench_segment_smoke
                COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_segment.py
                        ${PROJECT_BINARY_DIR} --quick --reps 2)
-      set_tests_properties(bench_segment_smoke PROPERTIES LABELS "bench" TIMEOUT 120 RUN_SERIAL TRUE)
+      set_tests_properties(bench_segment_smoke PROPERTIES TIMEOUT 120 RUN_SERIAL TRUE)
     endif()
   endif()
 endif()
@@ -120,12 +121,12 @@ if(NG_BUILD_BENCH)
     set(ng_bench_train_only --only sgd_step)
   endif()
   add_test(NAME bench_train_smoke COMMAND $<TARGET_FILE:bench_train> --quick --threads 2 ${ng_bench_train_only})
-  set_tests_properties(bench_train_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+  set_tests_properties(bench_train_smoke PROPERTIES TIMEOUT 60)
   if(NG_SYSTEM_PYTHON AND ng_bench_peers_missing EQUAL 0 AND NOT ng_bench_train_only)
     add_test(NAME bench_train_peers_smoke
              COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_train.py
                      $<TARGET_FILE:bench_train> --quick --threads 2)
-    set_tests_properties(bench_train_peers_smoke PROPERTIES LABELS "bench" TIMEOUT 240
+    set_tests_properties(bench_train_peers_smoke PROPERTIES TIMEOUT 240
                          FAIL_REGULAR_EXPRESSION "WRONG")
   endif()
 endif()

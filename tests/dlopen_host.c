@@ -161,9 +161,10 @@ static void test_load_run_unload(void **state) {
     for (int i = warm_up; i < g_cycles; ++i) cycle(i, x, y);
     const long grown = heap_in_use() - heap_warm;
     const int threads_after = settled_threads_named(NULL, threads_before);
-    printf("%d cycles: %d threads before, %d after; heap in use grew by %ld bytes after the "
-           "first %d\n",
-           g_cycles, threads_before, threads_after, grown, warm_up);
+    printf(
+        "%d cycles: %d threads before, %d after; heap in use grew by %ld bytes after the "
+        "first %d\n",
+        g_cycles, threads_before, threads_after, grown, warm_up);
     assert_int_equal(threads_after, threads_before);
     /* A leak of 64 bytes per cycle would pass this over 1,000 cycles. */
     if (grown > 64 * 1024) fail_msg("the heap in use grew by %ld bytes", grown);

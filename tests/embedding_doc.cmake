@@ -11,5 +11,4 @@ add_test(NAME embedding_doc
                  -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/embedding-doc
                  -DLIBRARY=$<TARGET_FILE:nanograph> -DEXTRA_FLAGS=${NG_DOC_HOST_FLAGS}
                  -P ${PROJECT_SOURCE_DIR}/cmake/checks/CheckDocHost.cmake)
-set_tests_properties(embedding_doc PROPERTIES LABELS "api"
-                     PASS_REGULAR_EXPRESSION "x float64: 2 5 10")
+set_tests_properties(embedding_doc PROPERTIES PASS_REGULAR_EXPRESSION "x float64: 2 5 10")

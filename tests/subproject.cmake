@@ -10,4 +10,3 @@ add_test(NAME subproject_build_type
                  -B ${CMAKE_CURRENT_BINARY_DIR}/subproject-debug -G ${CMAKE_GENERATOR}
                  -DNG_SOURCE_DIR=${PROJECT_SOURCE_DIR} -DCMAKE_BUILD_TYPE=MinSizeRel
                  -DNG_EXPECTED_BUILD_TYPE=MinSizeRel)
-set_tests_properties(subproject subproject_build_type PROPERTIES LABELS "api")

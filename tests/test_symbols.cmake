@@ -13,5 +13,3 @@ add_test(NAME headers_standalone
          COMMAND ${CMAKE_COMMAND} -DC_COMPILER=${CMAKE_C_COMPILER} -DCXX_COMPILER=${CMAKE_CXX_COMPILER}
                  -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include
                  -P ${PROJECT_SOURCE_DIR}/cmake/checks/CheckHeaders.cmake)
-set_tests_properties(exported_symbols declared_functions_exported headers_standalone
-                     PROPERTIES LABELS "api")

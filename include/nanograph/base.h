@@ -43,11 +43,12 @@ extern "C" {
 
 /** @name Version */
 /**@{*/
-#define NG_VERSION_MAJOR                                                                         \
-    0                      /**< Major version: changes break the ABI (soname libnanograph.so.0). \
-                            */
-#define NG_VERSION_MINOR 1 /**< Minor version: additions only. */
-#define NG_VERSION_PATCH 0 /**< Patch version: fixes only. */
+/* clang-format would split a trailing comment this long into a continued macro, which
+   bindings/python/generate.py reads as no value: the comment stays above the macro. */
+/** Major version: changes break the ABI (soname libnanograph.so.0). */
+#define NG_VERSION_MAJOR 0
+#define NG_VERSION_MINOR 1        /**< Minor version: additions only. */
+#define NG_VERSION_PATCH 0        /**< Patch version: fixes only. */
 #define NG_VERSION_STRING "0.1.0" /**< The version as "MAJOR.MINOR.PATCH". */
 /**@}*/
 

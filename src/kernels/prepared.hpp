@@ -48,12 +48,12 @@ private:
     // strides of the inputs.
     Program copy_;
     std::vector<int64_t> input_strides_;
-    std::vector<size_t> sizes_;  // element size per operand
-    int64_t length_ = 0;         // of the innermost dimension
-    int64_t tiles_ = 0;          // per row of the innermost dimension (see run)
-    int64_t items_ = 0;          // (row, tile) pairs
-    int64_t out_stride_ = 0;     // innermost
-    bool empty_ = true;          // no points: nothing to do
+    std::vector<size_t> sizes_;   // element size per operand
+    int64_t length_ = 0;          // of the innermost dimension
+    int64_t tiles_ = 0;           // per row of the innermost dimension (see run)
+    int64_t items_ = 0;           // (row, tile) pairs
+    int64_t out_stride_ = 0;      // innermost
+    bool empty_ = true;           // no points: nothing to do
     bool stream_output_ = false;  // streamed past the cache (kernels/streaming.hpp)
 };
 

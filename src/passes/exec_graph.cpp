@@ -124,8 +124,8 @@ private:
             auto overwritten = overwritten_by_.emplace(old, id);
             if (!overwritten.second)
                 throw invalid_argument("two assignments to ", target->name, " (",
-                                       g_.nodes[overwritten.first->second].name, " and ",
-                                       op->name, ") are not ordered by a sequential");
+                                       g_.nodes[overwritten.first->second].name, " and ", op->name,
+                                       ") are not ordered by a sequential");
             own[target] = id;
             g_.side_effects.push_back(id);
         } else {

@@ -86,7 +86,7 @@ private:
     // outputs' (0 for an output left to the run). Empty when none are known: before the first
     // run, and from the moment a run starts checking other tensors (it may plan again).
     std::vector<uint64_t> checked_;
-    ExecGraph graph_;                // after the graph passes; lowered again on new strides
+    ExecGraph graph_;  // after the graph passes; lowered again on new strides
     std::vector<std::vector<int64_t>> param_strides_;  // the input strides plan_ was made for
     kernels::Scratch scratch_;  // the running thread's kernel scratch (one run at a time)
     kernels::Strided copy_from_, copy_to_;  // reused by copy_result, so a run does not allocate
@@ -95,7 +95,7 @@ private:
     std::vector<std::shared_ptr<Storage>> recycled_;
     bool recycles_outputs_ = false;
     int32_t num_source_ops_ = 0;
-    bool needs_pool_ = false;       // a run of the current plan may split kernel work (compile())
+    bool needs_pool_ = false;  // a run of the current plan may split kernel work (compile())
 };
 
 }  // namespace ng

@@ -2,11 +2,13 @@
 # Installs a built nanograph into a fresh prefix, then builds tests/install/client.c against the
 # INSTALLED tree twice, with pkg-config and with CMake's find_package, and runs both. Then does
 # the same (pkg-config) with the C programs shown in README.md and docs/index.md, so the
-# documentation's programs keep compiling and running.
+# documentation's programs keep compiling and running. With a Python interpreter (one that has
+# NumPy), imports the Python binding with NANOGRAPH_LIBRARY unset: once finding the installed
+# library through LD_LIBRARY_PATH, once installed under a virtual environment's own prefix.
 #
-# usage: run_install_test.sh <build-dir> <work-dir> <c-compiler> <cmake> [client C flags]
+# usage: run_install_test.sh <build-dir> <work-dir> <c-compiler> <cmake> [client C flags] [python]
 set -euo pipefail
-build_dir=$1 work_dir=$2 cc=$3 cmake=$4 client_cflags=${5:-}
+build_dir=$1 work_dir=$2 cc=$3 cmake=$4 client_cflags=${5:-} python=${6:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 prefix=$work_dir/prefix
@@ -59,5 +61,37 @@ for doc in README.md docs/index.md; do
     [ -s "$program" ] || fail "no \`\`\`c block in $doc"
     build_and_run "$(basename "$program" .c)" "$program"
 done
+
+if [ -n "$python" ]; then
+    # import_binding <python> [env assignments...]: imports the source tree's binding, with
+    # NANOGRAPH_LIBRARY unset, runs a computation and prints the library file the process mapped.
+    import_binding() {
+        local interpreter=$1
+        shift
+        (cd "$work_dir" && env -u NANOGRAPH_LIBRARY PYTHONPATH="$source_dir/bindings/python" "$@" \
+            "$interpreter" -c 'import numpy as np, nanograph as ng
+g = ng.Graph(); N = g.axis("N", 3)
+x = g.placeholder(ng.float32, [N])
+f = ng.Transformer().computation(ng.sum(x * x), [x])
+assert float(f(np.array([1, 2, 3], np.float32))) == 14.0
+print(next(line.split()[-1] for line in open("/proc/self/maps") if "libnanograph" in line))')
+    }
+    step "Python: import nanograph, the library found through LD_LIBRARY_PATH"
+    loaded=$(import_binding "$python" LD_LIBRARY_PATH="$libdir")
+    echo "loaded $loaded"
+    [ "$loaded" -ef "$libdir/libnanograph.so.0" ] ||
+        fail "the binding loaded $loaded, not $libdir/libnanograph.so.0"
+
+    step "Python: import nanograph, the library installed under the environment's prefix"
+    venv=$work_dir/venv
+    "$python" -m venv --without-pip --system-site-packages "$venv"
+    "$cmake" --install "$build_dir" --prefix "$venv" >/dev/null
+    loaded=$(import_binding "$venv/bin/python")
+    echo "loaded $loaded"
+    [ "$loaded" -ef "$venv/lib/libnanograph.so.0" ] ||
+        fail "the binding loaded $loaded, not $venv/lib/libnanograph.so.0"
+else
+    step "Python: skipped (no interpreter with NumPy given)"
+fi
 
 step "installed tree works with pkg-config and CMake"

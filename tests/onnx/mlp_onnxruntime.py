@@ -30,7 +30,12 @@ def onnxruntime_python(work):
     probe = [python, "-c", "import onnxruntime"]
     if os.path.exists(python) and subprocess.run(probe, capture_output=True).returncode == 0:
         return python
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+    r = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print("SKIP: no virtual environment for onnxruntime (apt-get install python3-venv):\n"
+              + r.stdout[-2000:] + r.stderr[-2000:])
+        sys.exit(SKIP)
     r = subprocess.run([python, "-m", "pip", "install", "-q", "--timeout", "30", "--retries", "1",
                         "onnxruntime"], capture_output=True,
                        text=True, timeout=600)

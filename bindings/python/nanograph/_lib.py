@@ -1,7 +1,9 @@
 """Finding and loading libnanograph, and calling it through its function table.
 
 The library is searched, in order: the file named by the NANOGRAPH_LIBRARY environment variable;
-a libnanograph.so* next to this package; the system loader (ldconfig's cache, LD_LIBRARY_PATH).
+a libnanograph.so* next to this package (the one `pip install` builds and bundles); one installed
+under the Python environment's own prefix (`cmake --install build/release --prefix "$VIRTUAL_ENV"`);
+the system loader (LD_LIBRARY_PATH, ldconfig's cache: /usr/local/lib after `sudo ldconfig`).
 Every function is called through a ctypes prototype built from the generated declarations in
 _capi.py, so no call can go out with a wrong return or argument type.
 """
@@ -11,6 +13,7 @@ import ctypes
 import ctypes.util
 import os
 import pathlib
+import sys
 from typing import Any, Callable, Dict, Optional
 
 from . import _capi
@@ -31,10 +34,14 @@ def _candidates() -> list:
     here = pathlib.Path(__file__).resolve().parent
     found += sorted(str(p) for p in here.glob("libnanograph.so*"))
     found += sorted(str(p) for p in here.glob("libnanograph*.dylib"))
+    soname = "libnanograph.so.%d" % _capi.NG_VERSION_MAJOR
+    prefix = pathlib.Path(sys.prefix) / "lib"
+    if (prefix / soname).exists():
+        found.append(str(prefix / soname))
     system = ctypes.util.find_library("nanograph")
     if system:
         found.append(system)
-    found.append("libnanograph.so.%d" % _capi.NG_VERSION_MAJOR)
+    found.append(soname)
     return found
 
 
@@ -46,7 +53,8 @@ def _load() -> ctypes.CDLL:
         except OSError as exc:
             errors.append("%s: %s" % (path, exc))
     raise LibraryNotFoundError(
-        "nanograph: cannot load libnanograph (set NANOGRAPH_LIBRARY to its path); tried "
+        "nanograph: cannot load libnanograph (`pip install bindings/python` bundles it; or set "
+        "NANOGRAPH_LIBRARY to its path, or LD_LIBRARY_PATH to its directory); tried "
         + "; ".join(errors)
     )
 
