@@ -109,4 +109,13 @@ NG_API ng_op_t *ng_one_hot(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, ng_
     });
 }
 
+NG_API ng_op_t *ng_gather(ng_graph_t *g, ng_op_t *params, ng_op_t *indices, const ng_axis_t *axis) {
+    return call_builder("ng_gather", g, {params, indices}, [&] {
+        Graph &graph = graph_of(g, "g");
+        Op *values = op_in(graph, params, "params");
+        Op *picks = op_in(graph, indices, "indices");
+        return build::gather(values, picks, axis_in(graph, axis, "axis"));
+    });
+}
+
 }  // extern "C"

@@ -18,7 +18,7 @@ set(NG_TEST_LAYERS
   "^test_tensor"                        "core,capi"
   "^test_(jagged|shape|reshape)"        "core,capi"
   "^test_allocator$"                    "core,runtime"
-  "^test_segment$"                      "graph,kernels,runtime"
+  "^test_(segment|gather)$"             "graph,kernels,runtime"
   "^test_(graph|dot_export)$"           "graph"
   "^test_ops_"                          "graph"
   "^test_(autodiff|gradcheck_)"         "autodiff"

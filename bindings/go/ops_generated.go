@@ -868,6 +868,27 @@ func (g *Graph) OneHot(x *Op, axis *Axis, dt DType) (*Op, error) {
 	})
 }
 
+// Gather wraps ng_gather. Gather: params' elements along `axis` picked by integer indices (an
+// embedding lookup). The result has params' axes with `axis` replaced, in its place, by the
+// indices' axes: result[..., i..., ...] = params[..., axis = indices[i...], ...].
+func (g *Graph) Gather(params, indices *Op, axis *Axis) (*Op, error) {
+	paramsH, err := params.handle()
+	if err != nil {
+		return nil, err
+	}
+	indicesH, err := indices.handle()
+	if err != nil {
+		return nil, err
+	}
+	axisH, err := axis.handle()
+	if err != nil {
+		return nil, err
+	}
+	return g.newOp(func(gh *C.ng_graph_t) *C.ng_op_t {
+		return C.ng_gather(gh, paramsH, indicesH, axisH)
+	})
+}
+
 // Assign wraps ng_assign. Writes rhs, broadcast to lhs's axes, into lhs when the op runs; the op's
 // value is lhs's new value.
 func (g *Graph) Assign(lhs, rhs *Op) (*Op, error) {

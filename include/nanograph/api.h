@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 /** The version of the function table this header declares. */
-#define NG_API_VERSION 2
+#define NG_API_VERSION 3
 
 /**
  * @brief Every public function of the library, as a pointer named after it without `ng_`.
@@ -456,6 +456,9 @@ typedef struct ng_api {
     ng_status_t (*transformer_set_allocator)(
         ng_transformer_t *t,
         const ng_allocator_t *allocator); /**< ng_transformer_set_allocator() */
+    /* Version 3: gather. */
+    ng_op_t *(*gather)(ng_graph_t *g, ng_op_t *params, ng_op_t *indices,
+                       const ng_axis_t *axis); /**< ng_gather() */
 } ng_api_t;
 
 /**

@@ -720,6 +720,22 @@ NG_API ng_op_t *ng_stack(ng_graph_t *g, ng_op_t *const *ops, int32_t n, const ng
  * name; ::NG_ERR_DTYPE for a non-integer x or an unknown dt.
  */
 NG_API ng_op_t *ng_one_hot(ng_graph_t *g, ng_op_t *x, const ng_axis_t *axis, ng_dtype_t dt);
+/**
+ * @brief Gather: params' elements along `axis` picked by integer indices (an embedding lookup).
+ * The result has params' axes with `axis` replaced, in its place, by the indices' axes:
+ * result[..., i..., ...] = params[..., axis = indices[i...], ...].
+ * @param g The graph.
+ * @param params The values to pick from, of any dtype.
+ * @param indices Integer indices (int32, int64 or uint8) into `axis`; none of its axes may share
+ * a name with an axis of params. A run fails with ::NG_ERR_INVALID_ARGUMENT, naming the index,
+ * when an index is outside 0..length-1.
+ * @param axis The axis of params to pick along (its name and length).
+ * @return The new op, or NULL (see the family's rules); ::NG_ERR_AXES when params has no such
+ * axis or the indices share an axis name with params; ::NG_ERR_DTYPE for non-integer indices.
+ * The derivative with respect to params sums the result's adjoint into the rows the indices
+ * picked; the indices have none.
+ */
+NG_API ng_op_t *ng_gather(ng_graph_t *g, ng_op_t *params, ng_op_t *indices, const ng_axis_t *axis);
 /**@}*/
 
 /**

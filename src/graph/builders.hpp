@@ -51,6 +51,9 @@ Op *unflatten(Op *x);
 Op *concat(const std::vector<Op *> &xs, const std::string &axis_name);
 Op *stack(const std::vector<Op *> &xs, const Axis *new_axis, int32_t position);
 Op *one_hot(Op *x, const Axis *axis, DType dt);
+// params' elements along `axis` picked by integer `indices`: the result has params' axes with
+// `axis` replaced, in place, by the indices' axes (whose names params may not have).
+Op *gather(Op *params, Op *indices, const Axis *axis);
 // Row-major reinterpretation of x onto `axes` (same element count), built from Flatten, CastAxes
 // and Unflatten so it is a view where x's layout allows and has their adjoints.
 Op *reshape(Op *x, const Axes &axes);

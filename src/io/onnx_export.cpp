@@ -278,6 +278,14 @@ private:
         return op->name;
     }
 
+    // The index axes take the gathered axis's place, as in ONNX's Gather.
+    std::string gather(Op *op, const char *type) {
+        Op *params = op->args[0];
+        attr_int(node(type, {names_.at(params), names_.at(op->args[1])}, op->name), "axis",
+                 position(params->axes, op->attrs.axis));
+        return op->name;
+    }
+
     std::string concat(Op *op, const char *) {
         std::vector<std::string> inputs;
         for (Op *a : op->args) inputs.push_back(names_.at(a));

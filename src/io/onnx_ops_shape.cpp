@@ -358,35 +358,22 @@ void tile(Node &n) {
     n.out(0, reshape_to(n.c, build::broadcast(x, wide), result));
 }
 
-// x's elements along `axis` picked by integer indices: a one-hot of the indices contracted with x
-// (exact for floats: each result is one product by 1 plus zeros).
+// x's elements along `axis` picked by integer indices; ONNX counts negative indices from the end.
 void gather(Node &n) {
     Op *x = n.in(0), *idx = n.in(1);
-    if (!dtype_is_float(x->dtype)) throw n.unsupported_here("Gather of non-float data");
     if (!dtype_is_integer(idx->dtype)) throw n.bad("indices are not integers");
-    const int64_t rank = x->rank();
-    const int64_t axis = normalize_axis(n, n.attr_int("axis", 0), rank);
+    const int64_t axis = normalize_axis(n, n.attr_int("axis", 0), x->rank());
     const int64_t dim = x->axes[axis]->length;
     Graph &g = n.c.graph;
     Op *i64 = idx->dtype == NG_INT64 ? idx : build::cast(idx, NG_INT64);
     Op *zero = scalar_like(n.c, NG_INT64, 0);
     i64 = build::select(binary(OpKind::Less, i64, zero),
                         binary(OpKind::Add, i64, scalar_like(n.c, NG_INT64, dim)), i64);
-    // Index axes "i<j>", x's other axes "x<j>", the gathered axis "g".
+    // The index axes "i<j>" must not meet x's positional names "d<j>".
     Axes ia;
     for (int64_t j = 0; j < idx->rank(); ++j)
         ia.push_back(g.axis("i" + std::to_string(j), idx->axes[j]->length));
-    Axes xa;
-    for (int64_t j = 0; j < rank; ++j)
-        xa.push_back(j == axis ? g.axis("g", dim)
-                               : g.axis("x" + std::to_string(j), x->axes[j]->length));
-    Op *hot = build::one_hot(build::cast_axes(i64, ia), g.axis("g", dim), x->dtype);
-    Op *picked = build::dot(build::cast_axes(x, xa), hot);  // (x's others, index axes)
-    Axes order;
-    for (int64_t j = 0; j < axis; ++j) order.push_back(xa[j]);
-    order.insert(order.end(), ia.begin(), ia.end());
-    for (int64_t j = axis + 1; j < rank; ++j) order.push_back(xa[j]);
-    n.out(0, build::axes_with_order(picked, order));
+    n.out(0, build::gather(x, build::cast_axes(i64, ia), x->axes[axis]));
 }
 
 void one_hot(Node &n) {

@@ -197,6 +197,28 @@ void Lowering::keep_what_assignment_overwrites(int32_t assignment, int32_t buffe
     }
 }
 
+namespace {
+
+// Whether `o` walks `shape` in row-major order (dimensions of length 1 ignored).
+bool is_row_major(const Operand &o, const std::vector<int64_t> &shape) {
+    int64_t expected = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] == 1) continue;
+        if (o.strides[d] != expected) return false;
+        expected *= shape[d];
+    }
+    return true;
+}
+
+}  // namespace
+
+Operand Lowering::read_row_major(int32_t id, const Axes &order) {
+    Operand o = read(id, order);
+    if (is_row_major(o, axes_shape(order))) return o;
+    Value packed = pack(id, order);
+    return operand(packed, order, order);
+}
+
 // The lowering of each op of the Kernel class, named by its Kernel column.
 void lower_kernel_op(Lowering &L, int32_t id) {
     switch (L.graph.nodes[id].kind) {

@@ -1,35 +1,10 @@
 // Jagged values: SegmentSum, SegmentMax and SegmentGather. The operand is read as rows of its
 // flat (or segment) axis, each row holding the other axes contiguously; it is packed only when
 // its layout is not already that.
-#include "core/checked_math.hpp"
 #include "kernels/segment.hpp"
 #include "passes/lowering_context.hpp"
 
 namespace ng {
-
-namespace {
-
-// Whether `o` walks `shape` in row-major order (dimensions of length 1 ignored).
-bool is_row_major(const Operand &o, const std::vector<int64_t> &shape) {
-    int64_t expected = 1;
-    for (size_t d = shape.size(); d-- > 0;) {
-        if (shape[d] == 1) continue;
-        if (o.strides[d] != expected) return false;
-        expected *= shape[d];
-    }
-    return true;
-}
-
-// Node `id` read over `order`, packed into a row-major copy when it is not row-major already.
-Operand rows_of(Lowering &L, int32_t id, const Axes &order) {
-    std::vector<int64_t> shape = axes_shape(order);
-    Operand o = L.read(id, order);
-    if (is_row_major(o, shape)) return o;
-    Value packed = L.pack(id, order);
-    return L.operand(packed, order, order);
-}
-
-}  // namespace
 
 void lower_segment(Lowering &L, int32_t id) {
     const Node &n = L.graph.nodes[id];
@@ -61,8 +36,8 @@ void lower_segment(Lowering &L, int32_t id) {
             kernels::segment_reduce(dt, max, r.inputs[0].data, rows, inner, splits, segments,
                                     r.output.data);
     };
-    s.inputs.push_back(rows_of(L, x, order));
-    s.inputs.push_back(rows_of(L, splits, L.graph.nodes[splits].axes));
+    s.inputs.push_back(L.read_row_major(x, order));
+    s.inputs.push_back(L.read_row_major(splits, L.graph.nodes[splits].axes));
 
     int32_t buffer = L.new_arena_buffer(n.dtype, n.numel());
     L.values[id] = L.row_major(buffer, n.shape());

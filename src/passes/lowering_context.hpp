@@ -44,6 +44,10 @@ public:
     // Copies node `id`'s value into a new row-major arena buffer over `order` (a permutation of
     // its axes) and returns that value.
     Value pack(int32_t id, const Axes &order);
+    // Operand of node `id`'s value read row-major over `order` (a permutation of its axes): the
+    // value itself when its layout already is that, else a packed copy. For kernels that take
+    // dense arrays.
+    Operand read_row_major(int32_t id, const Axes &order);
     int32_t add_step(Step step);
     // Called by an assignment before it writes into `buffer`: makes the values read from it that
     // are still needed afterwards (the assignment's target value then stays the buffer itself

@@ -599,6 +599,17 @@ function one_hot(x::Op, axis::Axis, ::Type{E}=Float32) where {E}
 end
 
 """
+Gather: params' elements along `axis` picked by integer indices (an embedding lookup). The
+result has params' axes with `axis` replaced, in its place, by the indices' axes: result[...,
+i..., ...] = params[..., axis = indices[i...], ...].
+
+Wraps `ng_gather`.
+"""
+function gather(params::Op, indices::Op, axis::Axis)
+    newop(params.graph, CAPI.gather(handle(params.graph), handle(params), handle(indices), axis_handle(axis)))
+end
+
+"""
 Writes rhs, broadcast to lhs's axes, into lhs when the op runs; the op's value is lhs's new
 value.
 

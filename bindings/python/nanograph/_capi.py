@@ -6,7 +6,7 @@ from ctypes import (CFUNCTYPE, Structure, c_char, c_char_p, c_double, c_float, c
                     c_uint32, c_uint64, c_void_p)
 
 # Constants: numeric #defines and enum values.
-NG_API_VERSION = 2
+NG_API_VERSION = 3
 NG_VERSION_MAJOR = 0
 NG_VERSION_MINOR = 1
 NG_VERSION_PATCH = 0
@@ -144,6 +144,7 @@ FUNCTIONS = {
     'fill': (c_void_p, (c_void_p, c_void_p, c_double,)),
     'flatten': (c_void_p, (c_void_p, c_void_p, c_void_p, c_int32, c_char_p,)),
     'free': (None, (c_void_p,)),
+    'gather': (c_void_p, (c_void_p, c_void_p, c_void_p, c_void_p,)),
     'get_api': (c_void_p, (c_uint32,)),
     'graph_create': (c_void_p, ()),
     'graph_destroy': (None, (c_void_p,)),
@@ -557,4 +558,5 @@ API_TABLE = [
     ('transformer_save', CFUNCTYPE(c_int32, c_void_p, c_char_p)),
     ('transformer_load', CFUNCTYPE(c_int32, c_void_p, c_char_p)),
     ('transformer_set_allocator', CFUNCTYPE(c_int32, c_void_p, c_void_p)),
+    ('gather', CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_void_p)),
 ]

@@ -24,9 +24,9 @@ __all__ = [
     'prod', 'variance', 'var', 'squared_l2', 'l2_norm', 'l1_norm', 'argmax', 'argmin', 'dot',
     'softmax', 'log_softmax', 'cross_entropy_multi', 'cross_entropy_binary', 'broadcast',
     'axes_with_order', 'transpose', 'cast_axes', 'expand_dims', 'pad', 'flatten', 'unflatten',
-    'reshape', 'concat', 'stack', 'one_hot', 'assign', 'sequential', 'assign_slice', 'fill',
-    'value_of', 'segment_sum', 'segment_mean', 'segment_max', 'segment_min', 'segment_softmax',
-    'segment_log_softmax', 'segment_gather',
+    'reshape', 'concat', 'stack', 'one_hot', 'gather', 'assign', 'sequential', 'assign_slice',
+    'fill', 'value_of', 'segment_sum', 'segment_mean', 'segment_max', 'segment_min',
+    'segment_softmax', 'segment_log_softmax', 'segment_gather',
 ]
 
 
@@ -421,6 +421,15 @@ def one_hot(x: Operand, axis: Axis, dtype: DTypeLike = float32) -> Op:
     """
     g, (x,) = _operands(x)
     return Op(check_ptr(lib.one_hot(g.handle, x.handle, _axis_handle(axis), as_dtype(dtype).code)), g)
+
+
+def gather(params: Operand, indices: Operand, axis: Axis) -> Op:
+    """Gather: params' elements along `axis` picked by integer indices (an embedding lookup). The
+    result has params' axes with `axis` replaced, in its place, by the indices' axes: result[...,
+    i..., ...] = params[..., axis = indices[i...], ...].
+    """
+    g, (params, indices) = _operands(params, indices)
+    return Op(check_ptr(lib.gather(g.handle, params.handle, indices.handle, _axis_handle(axis))), g)
 
 
 def assign(lhs: Operand, rhs: Operand) -> Op:

@@ -5,7 +5,7 @@ pub const NG_VERSION_MINOR: u32 = 1;
 pub const NG_VERSION_PATCH: u32 = 0;
 pub const NG_VERSION_STRING: &[u8; 6usize] = b"0.1.0\0";
 pub const NG_ONNX_TRAINABLE: u32 = 1;
-pub const NG_API_VERSION: u32 = 2;
+pub const NG_API_VERSION: u32 = 3;
 pub type __int32_t = ::std::os::raw::c_int;
 pub type __uint32_t = ::std::os::raw::c_uint;
 pub type __int64_t = ::std::os::raw::c_long;
@@ -918,6 +918,14 @@ extern "C" {
         x: *mut ng_op_t,
         axis: *const ng_axis_t,
         dt: ng_dtype_t,
+    ) -> *mut ng_op_t;
+}
+extern "C" {
+    pub fn ng_gather(
+        g: *mut ng_graph_t,
+        params: *mut ng_op_t,
+        indices: *mut ng_op_t,
+        axis: *const ng_axis_t,
     ) -> *mut ng_op_t;
 }
 extern "C" {
@@ -2419,6 +2427,14 @@ pub struct ng_api {
             t: *mut ng_transformer_t,
             allocator: *const ng_allocator_t,
         ) -> ng_status_t,
+    >,
+    pub gather: ::std::option::Option<
+        unsafe extern "C" fn(
+            g: *mut ng_graph_t,
+            params: *mut ng_op_t,
+            indices: *mut ng_op_t,
+            axis: *const ng_axis_t,
+        ) -> *mut ng_op_t,
     >,
 }
 pub type ng_api_t = ng_api;

@@ -680,6 +680,18 @@ impl Graph {
         self.op(unsafe { sys::ng_one_hot(self.raw(), x, axis, dtype as i32) })
     }
 
+    /// Gather: params' elements along `axis` picked by integer indices (an embedding lookup). The
+    /// result has params' axes with `axis` replaced, in its place, by the indices' axes:
+    /// result[..., i..., ...] = params[..., axis = indices[i...], ...].
+    ///
+    /// Wraps `ng_gather`.
+    pub fn gather<'g>(&'g self, params: Op<'g>, indices: Op<'g>, axis: Axis<'g>) -> Result<Op<'g>> {
+        let params = self.check_own(&params)?;
+        let indices = self.check_own(&indices)?;
+        let axis = self.axis_handle(axis)?;
+        self.op(unsafe { sys::ng_gather(self.raw(), params, indices, axis) })
+    }
+
     /// Writes rhs, broadcast to lhs's axes, into lhs when the op runs; the op's value is lhs's new
     /// value.
     ///
