@@ -20,6 +20,7 @@ function(ng_label_tests_by_layer)
     "^test_exec_(ops_simplify|views)"     "passes,runtime"
     "^test_exec_(ops|ops_edges|dot|reduce|reduce_large|softmax)$" "kernels,runtime"
     "^test_exec_(basic|outputs)$"         "runtime"
+    "^test_deep_graphs$"                  "graph,autodiff,passes,io"
     "^test_lifetimes$"                    "runtime,capi"
     "^test_(dlpack|serialize|checkpoint)$" "io"
     "^dlpack_"                            "io"
