@@ -234,6 +234,7 @@ private:
             throw invalid_argument("two assignments to ", target->name, " (",
                                    g_.nodes[overwritten.first->second].name, " and ", op->name,
                                    ") are not ordered by a sequential");
+        depth_[id] = depth_[old] + 1;
         f.own[target] = id;
         g_.side_effects.push_back(id);
         return id;
@@ -258,13 +259,11 @@ private:
         }
     }
 
-    // Whether version node `a` is overwritten, directly or not, to give version node `b`.
-    bool is_before(int32_t a, int32_t b) const {
-        for (int32_t v = b; op_kind_class(g_.nodes[v].kind) == OpClass::Assignment;
-             v = g_.nodes[v].args[0])
-            if (g_.nodes[v].args[0] == a) return true;
-        return false;
-    }
+    // Whether version node `a` is overwritten, directly or not, to give version node `b`, two
+    // versions of one tensor. The versions of a tensor form one chain from its leaf (no version
+    // is overwritten twice: finish() refuses that), so this compares their places in it instead
+    // of walking it, which made a long sequential of assignments quadratic.
+    bool is_before(int32_t a, int32_t b) const { return depth_[a] < depth_[b]; }
 
     int32_t version(const Op *tensor, const Versions &versions) {
         auto v = versions.find(tensor);
@@ -286,6 +285,7 @@ private:
         n.name = op->name;
         n.uid = op->uid;
         g_.nodes.push_back(std::move(n));
+        depth_.push_back(0);
         return static_cast<int32_t>(g_.nodes.size() - 1);
     }
 
@@ -294,6 +294,7 @@ private:
     std::unordered_map<const Op *, Visited> visited_;
     std::unordered_map<const Op *, int32_t> leaf_of_;
     std::unordered_map<int32_t, int32_t> overwritten_by_;  // version node -> assign writing over it
+    std::vector<int32_t> depth_;  // per node: the assignments between a version and its leaf
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <unordered_set>
 
 #include "core/checked_math.hpp"
 #include "graph/queries.hpp"
@@ -15,13 +16,13 @@ namespace ng {
 namespace {
 
 void check_params(const std::vector<const Op *> &params) {
+    std::unordered_set<const Op *> listed;  // a set: a model may have thousands of inputs
     for (size_t i = 0; i < params.size(); ++i) {
         const Op *p = params[i];
         if (!(p->flags() & kFlagInput))
             throw invalid_argument("parameter ", i, " (", p->name, ") is not a placeholder");
-        for (size_t j = 0; j < i; ++j)
-            if (params[j] == p)
-                throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
+        if (!listed.insert(p).second)
+            throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
     }
 }
 
