@@ -87,7 +87,7 @@ void fold_outputs(ImportContext &c, const onnx::NodeProto &node, Transformer &va
         Known k{op->dtype, shape,
                 std::vector<uint8_t>(static_cast<size_t>(count) * dtype_size(op->dtype))};
         out.read(k.data.data(), k.data.size());
-        c.define_known(name, std::move(k));
+        c.define_folded(name, std::move(k));
     }
 }
 
