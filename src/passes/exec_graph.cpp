@@ -52,6 +52,7 @@ public:
             stack.insert(stack.end(), op->args.begin(), op->args.end());
             stack.insert(stack.end(), op->control_deps.begin(), op->control_deps.end());
         }
+        visited_.reserve(seen.size());  // every op the walks will visit: no rehashing
         std::sort(sequentials.begin(), sequentials.end(),
                   [](const Op *a, const Op *b) { return a->id > b->id; });
         for (const Op *s : sequentials) visit(s, start_);
