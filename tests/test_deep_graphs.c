@@ -1,5 +1,6 @@
 /* Graphs far deeper than a call stack: every walk over a graph (compile and run, deriv, ONNX
- * export and import, DOT export, the queries, destruction) runs on a thread with a 256 KiB stack
+ * export and import, DOT export, the queries, destruction, initial values that read each other)
+ * runs on a thread with a 256 KiB stack
  * over a chain of ops, so a walk that recursed once per op would overflow it (a recursive visit
  * takes tens to hundreds of bytes of stack per op: a few thousand ops fill 256 KiB). The chain
  * y = x + x + ... + x of n adds computes (n + 1) x, and its derivative by x is n + 1: both exact
@@ -300,6 +301,51 @@ static void test_destroy_a_deep_chain(void **state) {
     free(c);
 }
 
+/* v_0 = 0, then each v_i a variable initialised to v_(i-1) + 1: every initializer reads the
+ * variable before it. Before, compiling and initialising such a chain recursed once per variable
+ * and 1,000 of them overflowed a 256 KiB stack. */
+enum { kInitializerChain = 3000 };
+
+typedef struct {
+    ng_graph_t *g;
+    ng_op_t *last;
+    report_t report;
+} initializer_chain_t;
+
+static void *initialize_chain(void *arg) {
+    initializer_chain_t *c = arg;
+    ng_transformer_t *t = ng_transformer_create(NULL);
+    ng_computation_t *comp = t ? ng_computation_create(t, &c->last, 1, NULL, 0) : NULL;
+    ng_tensor_t *out = NULL;
+    float value = -1;
+    if (!comp || ng_computation_run(comp, NULL, 0, &out, 1) != NG_OK ||
+        ng_tensor_read(out, &value, sizeof value) != NG_OK)
+        note(&c->report, "compiling or running the last variable", ng_last_error());
+    else if (value != (float)kInitializerChain)
+        note(&c->report, "the last variable has a wrong initial value", NULL);
+    ng_tensor_release(out);
+    ng_computation_destroy(comp);
+    ng_transformer_destroy(t);
+    return NULL;
+}
+
+/* Each initial value is computed after those it reads, without recursing through them. */
+static void test_chain_of_initial_values(void **state) {
+    (void)state;
+    initializer_chain_t *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->g = ng_graph_create();
+    assert_non_null(c->g);
+    ng_op_t *one = ng_scalar(c->g, 1);
+    c->last = ng_variable(c->g, NG_FLOAT32, NULL, 0, ng_scalar(c->g, 0));
+    for (int i = 0; i < kInitializerChain; ++i)
+        c->last = ng_variable(c->g, NG_FLOAT32, NULL, 0, ng_add(c->g, c->last, one));
+    assert_int_equal(ng_graph_status(c->g), NG_OK);
+    on_small_stack(initialize_chain, c, &c->report);
+    ng_graph_destroy(c->g);
+    free(c);
+}
+
 /* A growable protobuf writer, enough for the one-node model below. */
 typedef struct {
     unsigned char *bytes;
@@ -481,6 +527,7 @@ int main(void) {
         cmocka_unit_test(test_dot_export_of_a_deep_chain),
         cmocka_unit_test(test_queries_of_a_deep_chain),
         cmocka_unit_test(test_destroy_a_deep_chain),
+        cmocka_unit_test(test_chain_of_initial_values),
         cmocka_unit_test(test_onnx_sum_of_many_inputs),
         cmocka_unit_test(test_onnx_chain_of_known_values),
     };

@@ -99,11 +99,12 @@ private:
     };
     Tensor initialize(const PersistentSpec &spec);
     Entry &entry(const PersistentSpec &spec);  // the tensor's entry, created as value() says
+    void create_values_read_by(const PersistentSpec &spec);  // see entry()
 
     int threads_ = 1;                           // guarded by pool_mutex_
     mutable std::shared_ptr<ThreadPool> pool_;  // guarded by pool_mutex_; none until a run
     mutable std::mutex pool_mutex_;             // (the pool guards itself)
-    std::optional<Allocator> allocator_;  // guarded by allocator_mutex_
+    std::optional<Allocator> allocator_;        // guarded by allocator_mutex_
     mutable std::mutex allocator_mutex_;
     // Whether allocator_ is set: every run asks, and most transformers have none, so those skip
     // the mutex.
