@@ -1,10 +1,9 @@
 /* Graphs far deeper than a call stack: every walk over a graph (compile and run, deriv, ONNX
  * export and import, DOT export, the queries, destruction, initial values that read each other)
- * runs on a thread with a 256 KiB stack
- * over a chain of ops, so a walk that recursed once per op would overflow it (a recursive visit
- * takes tens to hundreds of bytes of stack per op: a few thousand ops fill 256 KiB). The chain
- * y = x + x + ... + x of n adds computes (n + 1) x, and its derivative by x is n + 1: both exact
- * in float32 for the lengths used here.
+ * runs on a thread with a 256 KiB stack over a chain, so a walk that recursed once per op would
+ * overflow it (a recursive visit takes tens to hundreds of bytes of stack per op: a few thousand
+ * ops fill 256 KiB). The chain y = x + x + ... + x of n adds computes (n + 1) x, and its
+ * derivative by x is n + 1: both exact in float32 for the lengths used here.
  *
  * Under valgrind and AddressSanitizer, which run the library many times slower, the chains are
  * shorter (kShortDepth): still more than ten times what a 256 KiB stack held when the compiler
