@@ -6,7 +6,7 @@
  * derivative by x is n + 1: both exact in float32 for the lengths used here.
  *
  * Under valgrind and AddressSanitizer, which run the library many times slower, the chains are
- * shorter (kShortDepth): still more than ten times what a 256 KiB stack held when the compiler
+ * shorter (kShortDepth): still ten times what a 256 KiB stack held when the compiler
  * recursed (it overflowed at 700 chained adds). */
 #include <pthread.h>
 #include <setjmp.h>
@@ -41,7 +41,7 @@
 #define NG_TEST_SANITIZED 0
 #endif
 
-enum { kSmallStack = 256 * 1024, kShortDepth = 10000 };
+enum { kSmallStack = 256 * 1024, kShortDepth = 7000 };
 
 /* CMocka's assertions jump back into the test from the thread that failed, so the threads below
  * note their first failure here instead and the test asserts after joining them. */
@@ -64,9 +64,14 @@ static void note(report_t *r, const char *what, const char *detail) {
         }                                      \
     } while (0)
 
+/* `full`, or `reduced` under valgrind and the sanitizers. */
+static int64_t size_for_tools(int64_t full, int64_t reduced) {
+    return (RUNNING_ON_VALGRIND || NG_TEST_SANITIZED) ? reduced : full;
+}
+
 /* `full` ops, or kShortDepth under valgrind and the sanitizers. */
 static int64_t depth(int64_t full) {
-    return (RUNNING_ON_VALGRIND || NG_TEST_SANITIZED) ? kShortDepth : full;
+    return size_for_tools(full, kShortDepth);
 }
 
 /* Runs body(arg) on a new thread with a 256 KiB stack, waits for it and fails with the first
@@ -302,10 +307,10 @@ static void test_destroy_a_deep_chain(void **state) {
 
 /* v_0 = 0, then each v_i a variable initialised to v_(i-1) + 1: every initializer reads the
  * variable before it. Before, compiling and initialising such a chain recursed once per variable
- * and 1,000 of them overflowed a 256 KiB stack. */
-enum { kInitializerChain = 3000 };
+ * and 1,000 of them overflowed a 256 KiB stack: 3,000 here (1,500 under the tools). */
 
 typedef struct {
+    int64_t n;
     ng_graph_t *g;
     ng_op_t *last;
     report_t report;
@@ -320,7 +325,7 @@ static void *initialize_chain(void *arg) {
     if (!comp || ng_computation_run(comp, NULL, 0, &out, 1) != NG_OK ||
         ng_tensor_read(out, &value, sizeof value) != NG_OK)
         note(&c->report, "compiling or running the last variable", ng_last_error());
-    else if (value != (float)kInitializerChain)
+    else if (value != (float)c->n)
         note(&c->report, "the last variable has a wrong initial value", NULL);
     ng_tensor_release(out);
     ng_computation_destroy(comp);
@@ -333,11 +338,12 @@ static void test_chain_of_initial_values(void **state) {
     (void)state;
     initializer_chain_t *c = calloc(1, sizeof *c);
     assert_non_null(c);
+    c->n = size_for_tools(3000, 1500);
     c->g = ng_graph_create();
     assert_non_null(c->g);
     ng_op_t *one = ng_scalar(c->g, 1);
     c->last = ng_variable(c->g, NG_FLOAT32, NULL, 0, ng_scalar(c->g, 0));
-    for (int i = 0; i < kInitializerChain; ++i)
+    for (int64_t i = 0; i < c->n; ++i)
         c->last = ng_variable(c->g, NG_FLOAT32, NULL, 0, ng_add(c->g, c->last, one));
     assert_int_equal(ng_graph_status(c->g), NG_OK);
     on_small_stack(initialize_chain, c, &c->report);
@@ -420,8 +426,10 @@ static proto_t wide_sum_model(void) {
     return model;
 }
 
+/* A model and what a thread importing it saw; `inputs`: its size (Sum inputs, chained nodes). */
 typedef struct {
     proto_t model;
+    int inputs;
     report_t report;
 } wide_sum_t;
 
@@ -451,18 +459,16 @@ static void test_onnx_sum_of_many_inputs(void **state) {
     free(w);
 }
 
-enum { kFoldedNodes = 5000 };
-
-/* The ModelProto of a chain of kFoldedNodes Add nodes over one float initializer c = 1 (t0 =
+/* The ModelProto of a chain of `nodes` Add nodes over one float initializer c = 1 (t0 =
  * c + c, t_i = t_(i-1) + c, the last one named y): every node's inputs are known at import, so
  * the importer computes each of them. */
-static proto_t folded_chain_model(void) {
+static proto_t folded_chain_model(int nodes) {
     proto_t graph = {0}, init = {0}, y = {0}, opset = {0}, model = {0};
-    for (int i = 0; i < kFoldedNodes; ++i) {
+    for (int i = 0; i < nodes; ++i) {
         proto_t node = {0};
         char in[32], out[32];
         snprintf(in, sizeof in, i == 0 ? "c" : "t%d", i - 1);
-        snprintf(out, sizeof out, i == kFoldedNodes - 1 ? "y" : "t%d", i);
+        snprintf(out, sizeof out, i == nodes - 1 ? "y" : "t%d", i);
         put_text(&node, 1, in);
         put_text(&node, 1, "c");
         put_text(&node, 2, out);
@@ -496,7 +502,7 @@ static void *import_and_run_folded_chain(void *arg) {
     if (!c || ng_computation_run(c, NULL, 0, &out, 1) != NG_OK ||
         ng_tensor_read(out, &value, sizeof value) != NG_OK)
         note(&w->report, "compiling or running y", ng_last_error());
-    else if (value != (float)(kFoldedNodes + 1))
+    else if (value != (float)(w->inputs + 1))
         note(&w->report, "the folded chain computed a wrong value", NULL);
     ng_tensor_release(out);
     ng_computation_destroy(c);
@@ -507,12 +513,13 @@ static void *import_and_run_folded_chain(void *arg) {
 
 /* A chain of nodes the importer computes at import (their inputs are all known) imports in time
  * linear in its length: each node is computed from the known values of its inputs, not from the
- * whole chain above it again. */
+ * whole chain above it again. 5,000 nodes (2,000 under the tools). */
 static void test_onnx_chain_of_known_values(void **state) {
     (void)state;
     wide_sum_t *w = calloc(1, sizeof *w);
     assert_non_null(w);
-    w->model = folded_chain_model();
+    w->inputs = (int)size_for_tools(5000, 2000);
+    w->model = folded_chain_model(w->inputs);
     on_small_stack(import_and_run_folded_chain, w, &w->report);
     free(w->model.bytes);
     free(w);
