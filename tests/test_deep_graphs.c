@@ -351,6 +351,65 @@ static void test_chain_of_initial_values(void **state) {
     free(c);
 }
 
+/* sequential(p_1 = p_0 + 1, p_2 = p_1 + 1, ..., p_n = p_(n-1) + 1, p_n) over n + 1 persistent
+ * tensors (p_0 = 0), then the same over one tensor q (q = q + 1, n times): each assignment reads
+ * what the one before it wrote, so the values are n and n. A long sequential once copied its
+ * context (which version of each tensor is current) at every element. */
+typedef struct {
+    int64_t n;
+    ng_graph_t *g;
+    ng_op_t *seq[2];
+    report_t report;
+} sequential_t;
+
+static void *run_sequentials(void *arg) {
+    sequential_t *c = arg;
+    ng_transformer_t *t = ng_transformer_create(NULL);
+    for (int s = 0; s < 2; ++s) {
+        ng_computation_t *comp = t ? ng_computation_create(t, &c->seq[s], 1, NULL, 0) : NULL;
+        ng_tensor_t *out = NULL;
+        float value = -1;
+        if (!comp || ng_computation_run(comp, NULL, 0, &out, 1) != NG_OK ||
+            ng_tensor_read(out, &value, sizeof value) != NG_OK)
+            note(&c->report, "compiling or running a sequential", ng_last_error());
+        else if (value != (float)c->n)
+            note(&c->report, "a sequential computed a wrong value", NULL);
+        ng_tensor_release(out);
+        ng_computation_destroy(comp);
+    }
+    ng_transformer_destroy(t);
+    return NULL;
+}
+
+static void test_long_sequentials_of_assignments(void **state) {
+    (void)state;
+    sequential_t *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->n = size_for_tools(20000, 2000);
+    c->g = ng_graph_create();
+    assert_non_null(c->g);
+    ng_op_t **items = calloc((size_t)c->n + 1, sizeof *items);
+    assert_non_null(items);
+    ng_op_t *one = ng_scalar(c->g, 1);
+    ng_op_t *p = ng_persistent_tensor(c->g, NG_FLOAT32, NULL, 0, ng_scalar(c->g, 0));
+    for (int64_t i = 0; i < c->n; ++i) {
+        ng_op_t *next = ng_persistent_tensor(c->g, NG_FLOAT32, NULL, 0, ng_scalar(c->g, 0));
+        items[i] = ng_assign(c->g, next, ng_add(c->g, p, one));
+        p = next;
+    }
+    items[c->n] = p;
+    c->seq[0] = ng_sequential(c->g, items, (int32_t)c->n + 1);
+    ng_op_t *q = ng_persistent_tensor(c->g, NG_FLOAT32, NULL, 0, ng_scalar(c->g, 0));
+    for (int64_t i = 0; i < c->n; ++i) items[i] = ng_assign(c->g, q, ng_add(c->g, q, one));
+    items[c->n] = q;
+    c->seq[1] = ng_sequential(c->g, items, (int32_t)c->n + 1);
+    free(items);
+    assert_int_equal(ng_graph_status(c->g), NG_OK);
+    on_small_stack(run_sequentials, c, &c->report);
+    ng_graph_destroy(c->g);
+    free(c);
+}
+
 /* A growable protobuf writer, enough for the one-node model below. */
 typedef struct {
     unsigned char *bytes;
@@ -534,6 +593,7 @@ int main(void) {
         cmocka_unit_test(test_queries_of_a_deep_chain),
         cmocka_unit_test(test_destroy_a_deep_chain),
         cmocka_unit_test(test_chain_of_initial_values),
+        cmocka_unit_test(test_long_sequentials_of_assignments),
         cmocka_unit_test(test_onnx_sum_of_many_inputs),
         cmocka_unit_test(test_onnx_chain_of_known_values),
     };

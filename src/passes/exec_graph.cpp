@@ -26,7 +26,9 @@ namespace {
 // its content there (the leaf, or the last Assign to it). Tensors absent from the map have their
 // content at the start of the run.
 using Versions = std::map<const Op *, int32_t>;
-using Context = std::shared_ptr<const Versions>;
+// Shared by the visits made in one context; changed in place only by advance(), when nothing else
+// refers to it.
+using Context = std::shared_ptr<Versions>;
 
 // Builds the nodes. Every op's value is computed at its first position: the op is visited once,
 // in the context (the versions) of that position. Sequentials give positions: element k is
@@ -35,7 +37,7 @@ using Context = std::shared_ptr<const Versions>;
 // themselves). Ops that no sequential reaches are visited in the context of the start of the run.
 class Builder {
 public:
-    explicit Builder(ExecGraph &g) : g_(g), start_(std::make_shared<const Versions>()) {}
+    explicit Builder(ExecGraph &g) : g_(g), start_(std::make_shared<Versions>()) {}
 
     // Visits every sequential the results reach before anything else, outermost first (a
     // sequential is created after everything it contains), so an op inside a sequential is
@@ -207,7 +209,7 @@ private:
             // sequential's value is that of its last element.
             if (f.stage == Frame::Stage::Elements) f.id = child;
             merge(f.own, f.step);
-            f.here = after(f.here, f.step);
+            advance(f.here, f.step);
             f.step.clear();
             break;
         case Frame::Stage::AssignedValue:
@@ -228,7 +230,8 @@ private:
         if (op_kind_class(op->kind) != OpClass::Assignment) return emit(op, std::move(f.args));
         const Op *target = op->args[0];
         // The value is computed before the write, after the side effects that produced it.
-        int32_t old = version(target, *after(f.here, f.own));
+        auto written = f.own.find(target);
+        int32_t old = written != f.own.end() ? written->second : version(target, *f.here);
         int32_t id = emit(op, {old, f.id});
         auto overwritten = overwritten_by_.emplace(old, id);
         if (!overwritten.second)
@@ -241,12 +244,14 @@ private:
         return id;
     }
 
-    // The context after `effects` happened in `ctx`.
-    static Context after(const Context &ctx, const Effects &effects) {
-        if (effects.empty()) return ctx;
-        auto v = std::make_shared<Versions>(*ctx);
-        for (const auto &e : effects) (*v)[e.first] = e.second;
-        return v;
+    // Makes `ctx` the context after `effects` happened in it: a copy, unless nothing else refers
+    // to it (the context a sequential built up so far, while no element is being visited in
+    // it), which is changed in place: a sequential of k elements that assign k tensors would
+    // otherwise copy k contexts of up to k tensors.
+    static void advance(Context &ctx, const Effects &effects) {
+        if (effects.empty()) return;
+        if (ctx.use_count() != 1) ctx = std::make_shared<Versions>(*ctx);
+        for (const auto &e : effects) (*ctx)[e.first] = e.second;
     }
 
     // Keeps, per tensor, the later of two versions (assignments to one tensor form a chain).
