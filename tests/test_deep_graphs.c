@@ -410,6 +410,61 @@ static void test_long_sequentials_of_assignments(void **state) {
     free(c);
 }
 
+/* The sum of k matrix products a b_i, b_i = i I (2 x 2), added up as a chain: a (k (k - 1) / 2).
+ * Every product was once fused into one program with the whole chain of adds, which kept all k
+ * products alive at once and made the memory plan quadratic; the value is the same in pieces. */
+typedef struct {
+    int64_t k;
+    ng_graph_t *g;
+    ng_op_t *a, *sum;
+    report_t report;
+} product_sum_t;
+
+static void *run_product_sum(void *arg) {
+    product_sum_t *c = arg;
+    const float as[4] = {1, 2, 3, 4};
+    const int64_t shape[2] = {2, 2};
+    ng_tensor_t *in = ng_tensor_from_data(NG_FLOAT32, shape, 2, as), *out = NULL;
+    ng_transformer_t *t = ng_transformer_create(NULL);
+    ng_computation_t *comp = t && in ? ng_computation_create(t, &c->sum, 1, &c->a, 1) : NULL;
+    float got[4] = {0, 0, 0, 0};
+    if (!comp || ng_computation_run(comp, &in, 1, &out, 1) != NG_OK ||
+        ng_tensor_read(out, got, sizeof got) != NG_OK) {
+        note(&c->report, "compiling or running the sum of products", ng_last_error());
+    } else {
+        const float scale = (float)(c->k * (c->k - 1) / 2);
+        for (int i = 0; i < 4; ++i)
+            if (got[i] != as[i] * scale) note(&c->report, "a wrong sum of products", NULL);
+    }
+    ng_tensor_release(out);
+    ng_tensor_release(in);
+    ng_computation_destroy(comp);
+    ng_transformer_destroy(t);
+    return NULL;
+}
+
+static void test_wide_sum_of_products(void **state) {
+    (void)state;
+    product_sum_t *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->k = 2000; /* the sums stay below 2^24: exact in float32 */
+    c->g = ng_graph_create();
+    assert_non_null(c->g);
+    const ng_axis_t *m = ng_axis(c->g, "M", 2), *k = ng_axis(c->g, "K", 2),
+                    *n = ng_axis(c->g, "N", 2);
+    const ng_axis_t *a_axes[2] = {m, k}, *b_axes[2] = {k, n};
+    c->a = ng_placeholder(c->g, NG_FLOAT32, a_axes, 2, NULL);
+    for (int64_t i = 0; i < c->k; ++i) {
+        const float bs[4] = {(float)i, 0, 0, (float)i};
+        ng_op_t *product = ng_dot(c->g, c->a, ng_constant(c->g, NG_FLOAT32, b_axes, 2, bs));
+        c->sum = c->sum ? ng_add(c->g, c->sum, product) : product;
+    }
+    assert_int_equal(ng_graph_status(c->g), NG_OK);
+    on_small_stack(run_product_sum, c, &c->report);
+    ng_graph_destroy(c->g);
+    free(c);
+}
+
 /* A growable protobuf writer, enough for the one-node model below. */
 typedef struct {
     unsigned char *bytes;
@@ -594,6 +649,7 @@ int main(void) {
         cmocka_unit_test(test_destroy_a_deep_chain),
         cmocka_unit_test(test_chain_of_initial_values),
         cmocka_unit_test(test_long_sequentials_of_assignments),
+        cmocka_unit_test(test_wide_sum_of_products),
         cmocka_unit_test(test_onnx_sum_of_many_inputs),
         cmocka_unit_test(test_onnx_chain_of_known_values),
     };

@@ -147,6 +147,8 @@ void Lowering::count_uses() {
 
 namespace {
 
+constexpr int32_t kMaxFusedIntermediates = 64;  // see mark_fusible
+
 bool is_elementwise(OpKind k) {
     switch (op_kind_class(k)) {
     case OpClass::Unary:
@@ -173,21 +175,35 @@ bool same_axis_set(const Axes &a, const Axes &b) {
 
 // A producer is fused into its consumer when it is an elementwise op read once, by an
 // elementwise op or a reduction whose iteration space has exactly the producer's axes (so
-// nothing is recomputed).
+// nothing is recomputed), unless the consumer's program would then read more than
+// kMaxFusedIntermediates values computed by other steps: each stays alive until the program
+// runs, so a long sum of products fused whole kept every product alive at once (and the memory
+// plan placed each of them against all the others). Leaves (parameters, constants, persistent
+// tensors) are alive anyway and do not count: x + x + ... + x stays one program.
 void Lowering::mark_fusible() {
     const int32_t n = static_cast<int32_t>(graph.nodes.size());
+    auto computed = [&](int32_t id) { return graph.nodes[id].is_leaf() ? 0 : 1; };
+    // Per node, the values computed elsewhere that its program reads (reads of one value
+    // counted each time: an upper bound).
+    std::vector<int32_t> intermediates(static_cast<size_t>(n), 0);
     for (int32_t c = 0; c < n; ++c) {
         const Node &consumer = graph.nodes[c];
         bool ew = is_elementwise(consumer.kind);
         if (!ew && !is_fusing_reduction(consumer.kind)) continue;
         const Axes &space = ew ? consumer.axes : graph.nodes[consumer.args[0]].axes;
+        int32_t reads = 0;
+        for (int32_t a : consumer.args) reads += computed(a);
         for (int32_t p : consumer.args) {
             const Node &producer = graph.nodes[p];
             if (!is_elementwise(producer.kind) || uses[p] != 1 || is_result[p]) continue;
             if (!same_axis_set(producer.axes, space)) continue;
+            if (fused[p]) continue;  // read twice (x * x): fused at its first read
+            if (reads - 1 + intermediates[p] > kMaxFusedIntermediates) continue;
             fused[p] = 1;
             fused_into[p] = c;
+            reads += intermediates[p] - 1;
         }
+        intermediates[c] = reads;
     }
 }
 
