@@ -113,7 +113,7 @@ Value Lowering::pack(int32_t id, const Axes &order) {
 }
 
 // Counts consumers, not edges: x*x reads x twice but x is still computed for one consumer only.
-// Lists each node's consumers in order, each once (users_of).
+// Lists each node's consumers in order, each once (users, user_start).
 void Lowering::count_uses() {
     const int32_t n = static_cast<int32_t>(graph.nodes.size());
     std::vector<std::vector<int32_t>> distinct_args(static_cast<size_t>(n));
