@@ -5,7 +5,8 @@ each, with its margin and the share of the run's rounds in which it held.
     python3 bench/goals.py FILE [FILE...]
 
 FILE is what `bash bench/run.sh BUILD_DIR --json FILE` wrote (the workloads' records), read
-together with FILE.train beside it (the training and inference records) when that exists. Each
+together with FILE.train and FILE.graph beside it (the training and inference records, the
+graph-size records of bench/run_graph_size.py) when they exist. Each
 FILE is one run at one thread count: pass the one-thread and the two-thread runs to check both.
 
 The goals, each on the run's median figures (the tables of run.sh):
@@ -16,6 +17,8 @@ The goals, each on the run's median figures (the tables of run.sh):
   round's step against the GEMMs timed in that round, as the memory-bound workloads are set
   against their bounds);
 - inference at batch 128 and batch 1 faster than ONNX Runtime;
+- a chain of 100,000 adds built in under 0.5 s, and a 100,000-op chain with its derivative
+  derived and compiled in under 3 s;
 - matmul within 3% of raw OpenBLAS on the same shape, median against median and best against best;
 - a run's fixed cost (tiny_add) at most 0.15 us;
 - peak memory above the inputs no higher than on the day the goals were set (PEAK_LINES_MIB,
@@ -47,6 +50,14 @@ PEAK_LINES_MIB = {
         "sum_axis1": 2.79, "tiny_add": 2.52, "sgd_step": 18.21, "adam_epoch": 12.89},
     2: {"l2_diff": 2.65, "tanh_fma": 66.58, "softmax": 18.61, "matmul": 9.31, "sum_axis0": 2.55,
         "sum_axis1": 2.61, "tiny_add": 2.38, "sgd_step": 18.16, "adam_epoch": 13.80},
+}
+# The graph-size goals on bench/run_graph_size.py's records at GRAPH_SIZE_OPS ops:
+# {workload: (what, the figures summed, the line in seconds)}.
+GRAPH_SIZE_OPS = 100000
+GRAPH_SIZE_GOALS = {
+    "graph_chain": ("a chain of adds builds", ("build_s",), 0.5),
+    "graph_chain_deriv": ("a chain and its derivative derive and compile",
+                          ("deriv_s", "compile_s"), 3.0),
 }
 PEER_NAMES = {"numpy": "NumPy", "torch": "PyTorch", "onnxruntime": "ONNX Runtime", "jax": "JAX"}
 
@@ -200,6 +211,18 @@ def peak(ours):
                     ours["peak_mib"] <= line, held)]
 
 
+def graph_size(ours):
+    """A graph-size goal (bench/run_graph_size.py): the seconds at GRAPH_SIZE_OPS ops."""
+    if ours.get("ops") != GRAPH_SIZE_OPS:
+        return []
+    what, keys, line = GRAPH_SIZE_GOALS[ours["workload"]]
+    figure = sum(ours[k] for k in keys)
+    rounds = [sum(r) for r in zip(*(ours.get("round_" + k, []) for k in keys))]
+    return [Verdict(f"{what} in under {line} s ({GRAPH_SIZE_OPS:,} ops)", f"{figure:.3f} s",
+                    f"under {line} s", f"{100 * (figure / line - 1):+.0f}%", figure < line,
+                    (sum(1 for r in rounds if r < line), len(rounds)) if rounds else None)]
+
+
 def verdicts_of(records):
     """Every verdict the records of one run have figures for, workload by workload."""
     verdicts = []
@@ -216,6 +239,8 @@ def verdicts_of(records):
             verdicts += tiny_add(ours)
         elif workload in train_keys:
             verdicts += training(records, ours, *train_keys[workload])
+        elif workload in GRAPH_SIZE_GOALS:
+            verdicts += graph_size(ours)
         verdicts += peak(ours)
     return verdicts
 
@@ -224,8 +249,9 @@ def report(path):
     """Prints the verdicts of one run file (and its .train beside it); returns (its thread
     count, its verdicts)."""
     records = read_records(path)
-    if os.path.exists(path + ".train"):
-        records += read_records(path + ".train")
+    for extra in (".train", ".graph"):
+        if os.path.exists(path + extra):
+            records += read_records(path + extra)
     threads = sorted({r["threads"] for r in records if r["impl"] == "nanograph"})
     if not threads:
         print(f"goals.py: {path} has no nanograph records: is it a file of bench/run.sh --json?",

@@ -4,7 +4,8 @@
 # build directory), makes sure the peers' environment exists (bench/setup-peers.sh: ONNX Runtime
 # and JAX from PyPI, Debian's NumPy and PyTorch visible), then runs in one go the machine's limits,
 # the workloads of bench_transformer against every peer (bench/run_all.py) and, unless --only is
-# given, the training and inference workloads (bench/run_train.py), and prints at the end the
+# given, the training and inference workloads (bench/run_train.py) and the graph-size workloads
+# (bench/run_graph_size.py), and prints at the end the
 # verdict on each goal (bench/goals.py). See docs/benchmarks.md.
 # Without PyPI the peers' environment cannot be made: the run goes on with Debian's NumPy and
 # PyTorch alone (/usr/bin/python3) and says so.
@@ -13,7 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: bash bench/run.sh BUILD_DIR [--threads N] [--quick] [--only NAME] [--json FILE] [--rounds N]}
 shift
 if [ -f "$build/CMakeCache.txt" ]; then
-    cmake --build "$build" -j2 --target bench_transformer bench_train bench_limits >&2
+    cmake --build "$build" -j2 --target bench_transformer bench_train bench_limits \
+        bench_graph_size >&2
 fi
 if python=$(sh "$here/setup-peers.sh" | tail -n 1) && [ -x "$python" ]; then
     :
@@ -59,6 +61,10 @@ if [ -z "$only" ]; then
     echo
     # shellcheck disable=SC2086 # the options are words without spaces
     "$python" "$here/run_train.py" "$build" $train_args || status=$?
+    echo
+    # shellcheck disable=SC2086 # --quick or nothing
+    "$python" "$here/run_graph_size.py" "$build" ${quick:+--quick} --json "$json.graph" ||
+        status=$?
 fi
 # The verdicts against the goals; a missed goal is a finding of the run, not a failure of it.
 if [ -z "$quick" ] && [ "$status" -eq 0 ]; then

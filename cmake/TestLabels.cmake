@@ -20,6 +20,7 @@ set(NG_TEST_LAYERS
   "^test_allocator$"                    "core,runtime"
   "^test_(segment|gather)$"             "graph,kernels,runtime"
   "^test_(graph|dot_export)$"           "graph"
+  "^test_deep_graphs$"                  "graph,autodiff,passes,io"
   "^test_ops_"                          "graph"
   "^test_(autodiff|gradcheck_)"         "autodiff"
   "^test_(optim|train)$"                "train"

@@ -1,7 +1,7 @@
 """bench/goals.py on made-up runs: each goal met exactly at its line and missed just past it, the
 rounds that met a goal counted, a peer taken at its fastest thread count, the training records
-read from FILE.train, the SGD step set against its GEMMs round by round, several runs summed up,
-and unreadable files refused. No library is timed.
+read from FILE.train and the graph-size records from FILE.graph, the SGD step set against its
+GEMMs round by round, several runs summed up, and unreadable files refused. No library is timed.
 
     python3 tests/bench_goals.py
 """
@@ -132,6 +132,40 @@ status, out, err = goals(run_records([81.0, 81.0, 81.0]), run_records([70.0, 75.
 check(status == 1, "one missed goal in either run exits 1")
 check("| `sum_axis0` at 80% of its bound | 1 | 1 of 2 | +1.0 points, -5.0 points |" in out,
       f"the summary across runs:\n{out}")
+
+# The graph-size goals, read from FILE.graph: only the records at 100,000 ops count, each figure
+# just under its line is met and at its line missed, the compile goal adding deriv and compile.
+def graph_goals(build_s, deriv_s, compile_s):
+    graph = [
+        ours("graph_chain", None, ops=100000, build_s=build_s, compile_s=9.0,
+             round_build_s=[build_s, 0.1, 0.9]),
+        ours("graph_chain", None, ops=10000, build_s=9.0, compile_s=9.0),
+        ours("graph_chain_deriv", None, ops=100000, build_s=9.0, deriv_s=deriv_s,
+             compile_s=compile_s, round_deriv_s=[deriv_s] * 3,
+             round_compile_s=[compile_s, compile_s, 9.0]),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.jsonl")
+        with open(path, "w") as f:
+            f.write(json.dumps(ours("tiny_add", 150.0, calls_per_rep=1000000)) + "\n")
+        with open(path + ".graph", "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in graph)
+        done = subprocess.run([sys.executable, GOALS, path], capture_output=True, text=True)
+    return done.returncode, done.stdout
+
+
+BUILD_GOAL = "a chain of adds builds in under 0.5 s (100,000 ops)"
+COMPILE_GOAL = "a chain and its derivative derive and compile in under 3.0 s (100,000 ops)"
+status, out = graph_goals(0.49, 1.0, 1.99)
+check(status == 0, f"the graph-size goals just under their lines are met:\n{out}")
+check(verdict_of(out, BUILD_GOAL) == ("met", "2 of 3"), f"0.49 s builds are met:\n{out}")
+check(verdict_of(out, COMPILE_GOAL) == ("met", "2 of 3"),
+      f"1.0 + 1.99 s is met, and a round of 1.0 + 9.0 s is not:\n{out}")
+check("; 3 of 3 met." in out, f"one verdict per goal, at 100,000 ops only:\n{out}")
+status, out = graph_goals(0.5, 1.0, 2.0)
+check(status == 1, "a graph-size goal at its line is missed")
+check(verdict_of(out, BUILD_GOAL)[0] == "MISSED", f"a 0.5 s build is missed:\n{out}")
+check(verdict_of(out, COMPILE_GOAL)[0] == "MISSED", f"1.0 + 2.0 s is missed:\n{out}")
 
 # Unreadable input: status 2 and a message naming the file.
 status, out, err = goals(([dict(impl="limits", limit="read", ms=1.0)], None))

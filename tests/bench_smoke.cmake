@@ -6,6 +6,8 @@
 # - bench_wrong_peer: a peer's wrong result is reported without failing the scripts; a crash, a
 #   size mismatch or nanograph's wrong result fails them.
 # - bench_goals: bench/goals.py's verdicts on made-up runs, each goal at its line and just past it.
+# - bench_graph_size_smoke: bench/run_graph_size.py --quick runs every graph-size workload at 1,000
+#   and 10,000 ops and checks their values.
 # - bench_peak_against: bench/peak_against.py's comparison of two made-up builds' peaks.
 # - bench_hot_functions: bench/hot_functions.py's reading of a made-up callgrind file and its
 #   order of made-up functions, and cmake/hot-functions.txt against the built library.
@@ -60,7 +62,10 @@ if(NG_BUILD_BENCH)
     add_test(NAME bench_hot_functions
              COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/tests/bench_hot_functions.py
                      $<TARGET_FILE:nanograph>)
-    set_tests_properties(bench_goals bench_peak_against bench_hot_functions
+    add_test(NAME bench_graph_size_smoke
+             COMMAND ${NG_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run_graph_size.py
+                     $<TARGET_FILE:bench_graph_size> --quick --rounds 1)
+    set_tests_properties(bench_goals bench_peak_against bench_hot_functions bench_graph_size_smoke
                          PROPERTIES LABELS novalgrind TIMEOUT 60)
     execute_process(COMMAND ${NG_SYSTEM_PYTHON} -c "import numpy, torch"
                     RESULT_VARIABLE ng_bench_peers_missing OUTPUT_QUIET ERROR_QUIET)

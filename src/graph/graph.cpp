@@ -1,6 +1,7 @@
 // Graph: ownership of ops and axes, unique names, first construction error.
 #include "graph/graph.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 #include "core/error.hpp"
@@ -45,23 +46,29 @@ uint64_t next_op_uid() noexcept {
 }  // namespace
 
 Op *Graph::add(std::unique_ptr<Op> op) {
+    // Make room before linking, so a bad_alloc leaves the graph unchanged. Doubling keeps appends
+    // amortised O(1): reserving one more each time copied every op pointer at every append.
+    if (ops_.size() == ops_.capacity()) ops_.reserve(std::max<size_t>(16, ops_.size() * 2));
+    Op *stored = op.get();
     const std::string base = op->name.empty() ? std::string(op_type_name(*op)) : op->name;
-    std::string name = base;
-    if (by_name_.count(name)) {
+    // Claims the name by inserting it: one hash look-up per name tried, not two.
+    auto claimed = by_name_.emplace(base, stored);
+    if (!claimed.second) {
         int64_t &suffix = next_suffix_[base];
-        do name = base + "_" + std::to_string(++suffix);
-        while (by_name_.count(name));
+        do claimed = by_name_.emplace(base + "_" + std::to_string(++suffix), stored);
+        while (!claimed.second);
     }
-    // Reserve both containers before linking, so a bad_alloc leaves the graph unchanged.
-    ops_.reserve(ops_.size() + 1);
+    try {
+        op->name = claimed.first->first;
+    } catch (...) {
+        by_name_.erase(claimed.first);
+        throw;
+    }
     op->handle_tag = tags_.op;
-    op->name = name;
     op->graph = this;
     op->id = static_cast<int64_t>(ops_.size());
     op->uid = next_op_uid();
-    Op *stored = op.get();
-    by_name_.emplace(name, stored);
-    ops_.push_back(std::move(op));
+    ops_.push_back(std::move(op));  // cannot throw: there is room
     return stored;
 }
 

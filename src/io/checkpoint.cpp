@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/arena_message.hpp"
 #include "io/checkpoint.pb.h"
 #include "io/file_bytes.hpp"
 #include "io/tensor_proto.hpp"
@@ -112,7 +113,8 @@ CheckpointValue decode_value(const ckpt::Value &v, int index, const std::string 
 }  // namespace
 
 std::string checkpoint_bytes(Transformer &t) {
-    ckpt::Checkpoint message;
+    ArenaMessage<ckpt::Checkpoint> arena_message;
+    ckpt::Checkpoint &message = *arena_message;
     {
         const auto lock = t.lock_values();
         t.create_registered_values();
@@ -180,7 +182,8 @@ CheckpointContents decode_checkpoint(const void *bytes, size_t size, const std::
     if (crc != stored_crc)
         throw format_error(what, " is damaged: the CRC-32 of its payload is 0x", std::hex, crc,
                            " but its header says 0x", stored_crc);
-    ckpt::Checkpoint message;
+    ArenaMessage<ckpt::Checkpoint> arena_message;
+    ckpt::Checkpoint &message = *arena_message;
     if (!message.ParseFromArray(p + kCheckpointHeaderSize, static_cast<int>(payload_size)))
         throw format_error(what, " is damaged: its payload is not a checkpoint message");
     CheckpointContents out;

@@ -20,8 +20,12 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
+// A file operation that failed for lack of memory (fopen allocates its buffer, the kernel its
+// structures) is out of memory like any other allocation, not an I/O error.
 Error io_error(const char *what, const std::string &path) {
-    return Error(NG_ERR_IO, concat("cannot ", what, " ", path, ": ", std::strerror(errno)));
+    const int error = errno;
+    return Error(error == ENOMEM ? NG_ERR_OUT_OF_MEMORY : NG_ERR_IO,
+                 concat("cannot ", what, " ", path, ": ", std::strerror(error)));
 }
 
 // A file descriptor closed on every path out.

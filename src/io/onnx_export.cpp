@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "graph/axes_rules.hpp"
+#include "io/arena_message.hpp"
 #include "io/onnx_types.hpp"
 #include "nanograph/base.h"
 #include "runtime/computation.hpp"
@@ -487,7 +488,8 @@ std::string onnx_export(const std::vector<Op *> &results, const std::vector<Op *
     if (results.empty()) throw invalid_argument("no results to export");
     // Initial values are computed by a transformer of the exporter's own when none is given.
     std::shared_ptr<Transformer> own = values ? nullptr : std::make_shared<Transformer>(1);
-    onnx::ModelProto model;
+    ArenaMessage<onnx::ModelProto> arena_model;
+    onnx::ModelProto &model = *arena_model;
     model.set_ir_version(onnx_io::kExportIrVersion);
     model.set_producer_name("nanograph");
     model.set_producer_version(NG_VERSION_STRING);

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "graph/builders.hpp"
+#include "io/arena_message.hpp"
 #include "io/onnx_import_context.hpp"
 #include "runtime/computation.hpp"
 
@@ -86,7 +87,7 @@ void fold_outputs(ImportContext &c, const onnx::NodeProto &node, Transformer &va
         Known k{op->dtype, shape,
                 std::vector<uint8_t>(static_cast<size_t>(count) * dtype_size(op->dtype))};
         out.read(k.data.data(), k.data.size());
-        c.define_known(name, std::move(k));
+        c.define_folded(name, std::move(k));
     }
 }
 
@@ -97,8 +98,9 @@ std::unique_ptr<Graph> onnx_import(const void *bytes, size_t size,
     if (size > static_cast<size_t>(INT_MAX))
         throw format_error(
             concat("the model has ", size, " bytes; protobuf reads at most ", INT_MAX));
-    onnx::ModelProto model;
-    if (!model.ParseFromArray(bytes, static_cast<int>(size)))
+    ArenaMessage<onnx::ModelProto> arena_model;
+    const onnx::ModelProto &model = *arena_model;
+    if (!arena_model->ParseFromArray(bytes, static_cast<int>(size)))
         throw format_error("the bytes are not an ONNX ModelProto");
     if (!model.has_graph()) throw format_error("the model has no graph");
     for (const auto &[name, length] : options.dims)

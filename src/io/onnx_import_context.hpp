@@ -52,6 +52,12 @@ public:
 
     void define(const std::string &name, Op *op) { values_[name] = op; }
     void define_known(const std::string &name, Known k) { known_[name] = std::move(k); }
+    // A value computed at import: later nodes read a constant of it (made on first use), not
+    // the ops that computed it, so folding the next node does not compute them again.
+    void define_folded(const std::string &name, Known k) {
+        known_[name] = std::move(k);
+        values_.erase(name);
+    }
     bool has(const std::string &name) const { return values_.count(name) || known_.count(name); }
     // The op of a value (made from its known value on first use); NG_ERR_FORMAT when undefined.
     Op *op(const std::string &name);

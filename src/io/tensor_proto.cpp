@@ -9,6 +9,7 @@
 
 #include "core/checked_math.hpp"
 #include "core/error.hpp"
+#include "io/arena_message.hpp"
 
 namespace ng::io {
 
@@ -194,7 +195,8 @@ Tensor from_tensor_proto(const tf::TensorProto &proto, const std::string &what) 
 }
 
 std::string serialize_tensor(const Tensor &t) {
-    tf::TensorProto proto;
+    ArenaMessage<tf::TensorProto> arena_message;
+    tf::TensorProto &proto = *arena_message;
     to_tensor_proto(t, proto);
     if (proto.ByteSizeLong() > static_cast<size_t>(INT_MAX))
         throw unsupported("the tensor takes ", proto.tensor_content().size(),
@@ -208,7 +210,8 @@ Tensor deserialize_tensor(const void *bytes, size_t size) {
     if (bytes == nullptr && size > 0) throw invalid_argument("bytes is NULL but size is ", size);
     if (size > static_cast<size_t>(INT_MAX))
         throw format_error("size is ", size, ": a TensorProto is at most 2 GiB");
-    tf::TensorProto proto;
+    ArenaMessage<tf::TensorProto> arena_message;
+    tf::TensorProto &proto = *arena_message;
     if (!proto.ParseFromArray(bytes, static_cast<int>(size)))
         throw format_error("the ", size, " bytes are not a TensorProto (damaged or truncated)");
     return from_tensor_proto(proto, "the TensorProto");

@@ -57,8 +57,6 @@ struct ExecGraph {
     // graph can be lowered again after the user's graph is destroyed.
     void own_axes();
 
-    // Replaces every use of node `from` by node `to` (to < from), in args and result lists.
-    void forward(int32_t from, int32_t to);
     // Drops nodes nothing needs (not reachable from results and side effects) and renumbers.
     void remove_dead();
 };

@@ -31,9 +31,15 @@ struct Access {
 
     // Whether a step strictly between `from` and `to` writes `buffer`.
     bool written_between(int32_t buffer, int32_t from, int32_t to) const {
-        for (int32_t w : writers[buffer])
-            if (w > from && w < to) return true;
-        return false;
+        return any_between(writers[buffer], from, to);
+    }
+
+    // Whether `steps` (in increasing order, as the constructor lists them) has one strictly
+    // between `from` and `to`: a binary search, so a tensor that many steps touch costs no
+    // more than a logarithm per question.
+    static bool any_between(const std::vector<int32_t> &steps, int32_t from, int32_t to) {
+        auto after = std::upper_bound(steps.begin(), steps.end(), from);
+        return after != steps.end() && *after < to;
     }
 };
 
@@ -249,9 +255,7 @@ namespace {
 
 // Whether any step strictly between `from` and `to` reads `buffer`.
 bool read_between(const Access &access, int32_t buffer, int32_t from, int32_t to) {
-    for (int32_t r : access.readers[buffer])
-        if (r > from && r < to) return true;
-    return false;
+    return Access::any_between(access.readers[buffer], from, to);
 }
 
 // Matches copy step `ci` (new value -> tensor) with the elementwise step `ei` computing the new

@@ -113,20 +113,41 @@ Value Lowering::pack(int32_t id, const Axes &order) {
 }
 
 // Counts consumers, not edges: x*x reads x twice but x is still computed for one consumer only.
+// Lists each node's consumers in order, each once (users, user_start).
 void Lowering::count_uses() {
-    for (const Node &n : graph.nodes)
-        for (size_t i = 0; i < n.args.size(); ++i)
-            if (std::find(n.args.begin(), n.args.begin() + i, n.args[i]) == n.args.begin() + i)
-                ++uses[n.args[i]];
-    for (int32_t j = 0; j < static_cast<int32_t>(graph.nodes.size()); ++j)
-        for (int32_t a : graph.nodes[j].args) last_use[a] = std::max(last_use[a], j);
+    const int32_t n = static_cast<int32_t>(graph.nodes.size());
+    std::vector<std::vector<int32_t>> distinct_args(static_cast<size_t>(n));
+    std::vector<int32_t> distinct;
+    for (int32_t c = 0; c < n; ++c) {
+        distinct = graph.nodes[c].args;
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        for (int32_t a : distinct) {
+            ++uses[a];
+            last_use[a] = std::max(last_use[a], c);
+        }
+        distinct_args[c] = distinct;
+    }
+    // Consumers as one array, in consumer order: users_of(v) is a contiguous range.
+    user_start.assign(static_cast<size_t>(n) + 1, 0);
+    for (int32_t c = 0; c < n; ++c)
+        for (int32_t a : distinct_args[c]) ++user_start[a + 1];
+    for (int32_t v = 0; v < n; ++v) user_start[v + 1] += user_start[v];
+    users.assign(user_start[n], 0);
+    std::vector<int32_t> filled(user_start.begin(), user_start.end() - 1);
+    for (int32_t c = 0; c < n; ++c)
+        for (int32_t a : distinct_args[c]) users[filled[a]++] = c;
+    is_result.assign(static_cast<size_t>(n), 0);
     for (int32_t r : graph.results) {
         ++uses[r];
         last_use[r] = INT32_MAX;
+        is_result[r] = 1;
     }
 }
 
 namespace {
+
+constexpr int32_t kMaxFusedIntermediates = 64;  // see mark_fusible
 
 bool is_elementwise(OpKind k) {
     switch (op_kind_class(k)) {
@@ -154,46 +175,93 @@ bool same_axis_set(const Axes &a, const Axes &b) {
 
 // A producer is fused into its consumer when it is an elementwise op read once, by an
 // elementwise op or a reduction whose iteration space has exactly the producer's axes (so
-// nothing is recomputed).
+// nothing is recomputed), unless the consumer's program would then read more than
+// kMaxFusedIntermediates values computed by other steps: each stays alive until the program
+// runs, so a long sum of products fused whole kept every product alive at once (and the memory
+// plan placed each of them against all the others). Leaves (parameters, constants, persistent
+// tensors) are alive anyway and do not count: x + x + ... + x stays one program.
 void Lowering::mark_fusible() {
     const int32_t n = static_cast<int32_t>(graph.nodes.size());
-    std::vector<char> is_result(n, 0);
-    for (int32_t r : graph.results) is_result[r] = 1;
+    auto computed = [&](int32_t id) { return graph.nodes[id].is_leaf() ? 0 : 1; };
+    // Per node, the values computed elsewhere that its program reads (reads of one value
+    // counted each time: an upper bound).
+    std::vector<int32_t> intermediates(static_cast<size_t>(n), 0);
     for (int32_t c = 0; c < n; ++c) {
         const Node &consumer = graph.nodes[c];
         bool ew = is_elementwise(consumer.kind);
         if (!ew && !is_fusing_reduction(consumer.kind)) continue;
         const Axes &space = ew ? consumer.axes : graph.nodes[consumer.args[0]].axes;
+        int32_t reads = 0;
+        for (int32_t a : consumer.args) reads += computed(a);
         for (int32_t p : consumer.args) {
             const Node &producer = graph.nodes[p];
             if (!is_elementwise(producer.kind) || uses[p] != 1 || is_result[p]) continue;
             if (!same_axis_set(producer.axes, space)) continue;
+            if (fused[p]) continue;  // read twice (x * x): fused at its first read
+            if (reads - 1 + intermediates[p] > kMaxFusedIntermediates) continue;
             fused[p] = 1;
             fused_into[p] = c;
+            reads += intermediates[p] - 1;
         }
+        intermediates[c] = reads;
     }
 }
 
+// Walks the fused producers of `id` with a stack of its own: a fused chain may be as long as the
+// graph.
 bool Lowering::fused_reads_buffer(int32_t id, int32_t buffer) const {
-    for (int32_t a : graph.nodes[id].args)
-        if (fused[a] ? fused_reads_buffer(a, buffer) : values[a].buffer == buffer) return true;
+    std::vector<int32_t> stack{id};
+    while (!stack.empty()) {
+        const int32_t at = stack.back();
+        stack.pop_back();
+        for (int32_t a : graph.nodes[at].args) {
+            if (fused[a])
+                stack.push_back(a);
+            else if (values[a].buffer == buffer)
+                return true;
+        }
+    }
     return false;
 }
 
 // The graph says which version of a tensor each node reads (exec_graph.hpp); the storage holds
 // one. Before an assignment overwrites it, the values read from it that are still needed after
 // the assignment are made: a fused computation that would run later runs now, and a value
-// stored there (the old content itself, or a view of it) is copied.
+// stored there (the old content itself, or a view of it) is copied. Assignments are lowered in
+// node order, so only fused nodes whose consumer is still to come (open_fused) and the nodes
+// stored in `buffer` (values_in) are candidates: each is looked at until it stops being one, so
+// an assignment costs what it keeps, not the number of nodes before it.
 void Lowering::keep_what_assignment_overwrites(int32_t assignment, int32_t buffer) {
-    for (int32_t i = 0; i < assignment; ++i) {
-        if (!fused[i] || fused_into[i] < assignment || !fused_reads_buffer(i, buffer)) continue;
+    for (; indexed_upto < assignment; ++indexed_upto)
+        if (!fused[indexed_upto] && values[indexed_upto].buffer >= 0)
+            values_in[values[indexed_upto].buffer].push_back(indexed_upto);
+    for (auto it = open_fused.begin(); it != open_fused.end();) {
+        const int32_t i = *it;
+        if (fused_into[i] < assignment) {
+            it = open_fused.erase(it);  // its consumer is lowered: it never runs again
+            continue;
+        }
+        if (!fused_reads_buffer(i, buffer)) {
+            ++it;
+            continue;
+        }
+        it = open_fused.erase(it);
         fused[i] = 0;
         lower_node(i);
+        if (values[i].buffer >= 0) values_in[values[i].buffer].push_back(i);
     }
-    for (int32_t i = 0; i < assignment; ++i) {
+    auto found = values_in.find(buffer);
+    if (found == values_in.end()) return;
+    std::vector<int32_t> candidates = std::move(found->second);
+    values_in.erase(found);
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (int32_t i : candidates) {
+        // A value copied before, or read by nothing after the assignment, stays as it is.
         if (fused[i] || values[i].buffer != buffer || last_use[i] <= assignment) continue;
         values[i] = pack(i, graph.nodes[i].axes);
         version[i] = writes_to_buffer[values[i].buffer];
+        values_in[values[i].buffer].push_back(i);
     }
 }
 
@@ -263,7 +331,10 @@ void Lowering::lower_node(int32_t id) {
 Plan Lowering::run() {
     count_uses();
     mark_fusible();
-    for (int32_t i = 0; i < static_cast<int32_t>(graph.nodes.size()); ++i) lower_node(i);
+    for (int32_t i = 0; i < static_cast<int32_t>(graph.nodes.size()); ++i) {
+        if (fused[i]) open_fused.insert(open_fused.end(), i);
+        lower_node(i);
+    }
     for (int32_t r : graph.results) {
         plan.results.push_back(values[r]);
         plan.result_shapes.push_back(graph.nodes[r].shape());

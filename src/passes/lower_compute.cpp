@@ -105,28 +105,45 @@ private:
     // While building, instruction k's register is encoded as kInstructionTag - k.
     static constexpr int32_t kInstructionTag = -10;
 
-    int32_t emit_value(int32_t id, std::vector<Operand> &inputs) {
-        auto known = reg_of_.find(id);
-        if (known != reg_of_.end()) return known->second;
-        int32_t reg;
-        if (L_.fused[id]) {
-            reg = emit_instruction(id, inputs);
-        } else {
-            reg = static_cast<int32_t>(program_.inputs.size());
-            program_.inputs.push_back(L_.graph.nodes[id].dtype);
-            inputs.push_back(L_.read(id, space_));
+    // The instruction computing `root`, after those of the fused producers it reads (each
+    // once), with the values stored elsewhere as inputs in the order first read. An explicit
+    // stack, not recursion: a fused chain may be as long as the graph.
+    int32_t emit_instruction(int32_t root, std::vector<Operand> &inputs) {
+        struct Pending {
+            int32_t id;
+            size_t next;  // the next arg to read
+            Instruction ins;
+        };
+        std::vector<Pending> stack{{root, 0, instruction_for(L_.graph.nodes[root], L_.graph)}};
+        for (;;) {
+            Pending &p = stack.back();
+            const Node &n = L_.graph.nodes[p.id];
+            if (p.next < n.args.size() && p.next < 3) {
+                const int32_t arg = n.args[p.next];
+                auto known = reg_of_.find(arg);
+                if (known != reg_of_.end()) {
+                    p.ins.src[p.next++] = known->second;
+                } else if (L_.fused[arg]) {
+                    const Instruction ins = instruction_for(L_.graph.nodes[arg], L_.graph);
+                    stack.push_back(Pending{arg, 0, ins});  // p is invalid from here on
+                } else {
+                    const auto reg = static_cast<int32_t>(program_.inputs.size());
+                    program_.inputs.push_back(L_.graph.nodes[arg].dtype);
+                    inputs.push_back(L_.read(arg, space_));
+                    reg_of_[arg] = reg;
+                    p.ins.src[p.next++] = reg;
+                }
+                continue;
+            }
+            program_.code.push_back(p.ins);
+            const int32_t reg = kInstructionTag - static_cast<int32_t>(program_.code.size() - 1);
+            const int32_t done = p.id;
+            stack.pop_back();
+            if (stack.empty()) return reg;
+            reg_of_[done] = reg;
+            Pending &consumer = stack.back();
+            consumer.ins.src[consumer.next++] = reg;
         }
-        reg_of_[id] = reg;
-        return reg;
-    }
-
-    int32_t emit_instruction(int32_t id, std::vector<Operand> &inputs) {
-        const Node &n = L_.graph.nodes[id];
-        Instruction ins = instruction_for(n, L_.graph);
-        for (size_t i = 0; i < n.args.size() && i < 3; ++i)
-            ins.src[i] = emit_value(n.args[i], inputs);
-        program_.code.push_back(ins);
-        return kInstructionTag - static_cast<int32_t>(program_.code.size() - 1);
     }
 
     Lowering &L_;

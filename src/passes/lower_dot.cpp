@@ -115,16 +115,13 @@ bool keeps_axis_names(OpKind k) {
 bool store_transposed(const Lowering &L, int32_t id, const Axes &a_others, const Axes &b_others) {
     if (a_others.empty() || b_others.empty()) return false;
     bool want = false;
-    const int32_t count = static_cast<int32_t>(L.graph.nodes.size());
     std::vector<int32_t> readers{id};  // the product and the views of it
     for (size_t r = 0; r < readers.size(); ++r) {
         const int32_t v = readers[r];
-        for (int32_t result : L.graph.results)
-            if (result == v) return false;  // a result is handed out row-major
-        for (int32_t c = v + 1; c < count; ++c) {
+        if (L.is_result[v]) return false;  // a result is handed out row-major
+        for (int32_t u = L.user_start[v]; u < L.user_start[v + 1]; ++u) {
+            const int32_t c = L.users[u];
             const Node &consumer = L.graph.nodes[c];
-            if (std::find(consumer.args.begin(), consumer.args.end(), v) == consumer.args.end())
-                continue;
             if (keeps_axis_names(consumer.kind)) {
                 readers.push_back(c);
                 continue;

@@ -2,6 +2,8 @@
 // node lowered so far, and helpers that make buffers, steps and operands.
 #pragma once
 
+#include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "graph/axes_rules.hpp"
@@ -25,6 +27,9 @@ public:
     std::vector<int32_t> version;     // per node: writes to its buffer seen when it was lowered
     std::vector<int32_t> fused_into;  // per fused node: its consumer
     std::vector<int32_t> last_use;    // per node: its last consumer (INT32_MAX for a result)
+    std::vector<char> is_result;      // per node: a result of the computation
+    // The consumers of node v, each once and in order: users[user_start[v] .. user_start[v + 1]).
+    std::vector<int32_t> users, user_start;
 
     int32_t new_arena_buffer(DType dt, int64_t numel);
     // Appends a constant buffer over `data`.
@@ -58,6 +63,11 @@ public:
     std::vector<int32_t> writes_to_buffer;
 
 private:
+    // keep_what_assignment_overwrites' candidates (see there).
+    std::set<int32_t> open_fused;  // fused nodes, until their consumer is lowered
+    std::unordered_map<int32_t, std::vector<int32_t>> values_in;  // buffer -> nodes stored there
+    int32_t indexed_upto = 0;  // nodes below this are in values_in (or fused)
+
     void lower_node(int32_t id);
     void count_uses();
     void mark_fusible();

@@ -1,6 +1,7 @@
 #include "passes/memory_plan.hpp"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 namespace ng {
@@ -69,6 +70,66 @@ void reuse_in_place(Plan &plan, const std::vector<bool> &forwardable) {
     }
 }
 
+// The buffers placed so far, indexed by lifetime, to find those whose lifetimes overlap a new
+// one without looking at all of them: a buffer overlaps [first, last] when it starts inside it
+// (by_first) or starts before it and is still live at `first` (a segment tree over the steps,
+// each node listing the lifetimes that cover its whole range).
+class PlacedIndex {
+public:
+    struct Placed {
+        size_t offset, bytes;
+        int32_t first, last;
+    };
+
+    explicit PlacedIndex(int32_t steps) {
+        while (leaves_ < steps) leaves_ *= 2;
+        head_.assign(2 * static_cast<size_t>(leaves_), -1);
+    }
+
+    void add(const Placed &p) {
+        const auto index = static_cast<int32_t>(placed_.size());
+        placed_.push_back(p);
+        by_first_.emplace(p.first, index);
+        for (int32_t lo = p.first + leaves_, hi = p.last + leaves_ + 1; lo < hi; lo /= 2, hi /= 2) {
+            if (lo & 1) link(lo++, index);
+            if (hi & 1) link(--hi, index);
+        }
+    }
+
+    // [offset, end) of every placed buffer whose lifetime overlaps [first, last], sorted.
+    std::vector<std::pair<size_t, size_t>> busy(int32_t first, int32_t last) const {
+        std::vector<std::pair<size_t, size_t>> out;
+        auto take = [&](int32_t index) {
+            const Placed &p = placed_[index];
+            out.emplace_back(p.offset, p.offset + p.bytes);
+        };
+        for (auto it = by_first_.lower_bound(first); it != by_first_.end() && it->first <= last;
+             ++it)
+            take(it->second);
+        for (int32_t node = first + leaves_; node >= 1; node /= 2)
+            for (int32_t e = head_[node]; e >= 0; e = links_[e].next)
+                if (placed_[links_[e].placed].first < first) take(links_[e].placed);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+private:
+    struct Link {
+        int32_t placed, next;
+    };
+
+    void link(int32_t node, int32_t index) {
+        links_.push_back(Link{index, head_[node]});
+        head_[node] = static_cast<int32_t>(links_.size() - 1);
+    }
+
+    int32_t leaves_ = 1;
+    std::vector<Placed> placed_;
+    std::multimap<int32_t, int32_t> by_first_;  // first step -> placed buffer
+    std::vector<int32_t> head_;                 // per tree node: its first link, or -1
+    std::vector<Link> links_;
+};
+
 }  // namespace
 
 bool is_forwardable_result(const Plan &plan, const Value &v) {
@@ -85,10 +146,6 @@ void plan_memory(Plan &plan) {
     const std::vector<bool> forwardable = forwardable_buffers(plan);
     reuse_in_place(plan, forwardable);
 
-    struct Placed {
-        size_t offset, bytes;
-        int32_t first, last;
-    };
     std::vector<int32_t> order;
     plan.buffer_bytes = 0;
     plan.num_arena_buffers = 0;
@@ -107,23 +164,19 @@ void plan_memory(Plan &plan) {
         const Buffer &a = plan.buffers[x], &b = plan.buffers[y];
         return a.bytes != b.bytes ? a.bytes > b.bytes : a.first_step < b.first_step;
     });
-    std::vector<Placed> placed;
+    // Lifetimes end at the last step, or one past it for results.
+    PlacedIndex placed(static_cast<int32_t>(plan.steps.size()) + 1);
     size_t arena = 0;
     for (int32_t b : order) {
         Buffer &buf = plan.buffers[b];
         const size_t size = align_up(std::max<size_t>(buf.bytes, 1));
-        std::vector<std::pair<size_t, size_t>> busy;  // [offset, end) of overlapping lifetimes
-        for (const Placed &p : placed)
-            if (!(p.last < buf.first_step || buf.last_step < p.first))
-                busy.emplace_back(p.offset, p.offset + p.bytes);
-        std::sort(busy.begin(), busy.end());
         size_t offset = forwardable[b] ? arena : 0;
-        for (const auto &[lo, hi] : busy) {
+        for (const auto &[lo, hi] : placed.busy(buf.first_step, buf.last_step)) {
             if (offset + size <= lo) break;
             offset = std::max(offset, hi);
         }
         buf.arena_offset = offset;
-        placed.push_back({offset, size, buf.first_step, buf.last_step});
+        placed.add({offset, size, buf.first_step, buf.last_step});
         arena = std::max(arena, offset + size);
     }
     for (Buffer &buf : plan.buffers)

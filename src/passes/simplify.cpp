@@ -99,6 +99,7 @@ void simplify(ExecGraph &g, const PlanRunner &run_plan) {
     const int32_t count = static_cast<int32_t>(g.nodes.size());
     std::vector<int32_t> rep(count);
     std::unordered_map<std::string, int32_t> seen;
+    seen.reserve(static_cast<size_t>(count));
     for (int32_t i = 0; i < count; ++i) {
         Node &n = g.nodes[i];
         for (int32_t &a : n.args) a = rep[a];

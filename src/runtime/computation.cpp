@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <unordered_set>
+#include <utility>
 
 #include "core/checked_math.hpp"
 #include "graph/queries.hpp"
@@ -15,20 +17,20 @@ namespace ng {
 namespace {
 
 void check_params(const std::vector<const Op *> &params) {
+    std::unordered_set<const Op *> listed;  // a set: a model may have thousands of inputs
     for (size_t i = 0; i < params.size(); ++i) {
         const Op *p = params[i];
         if (!(p->flags() & kFlagInput))
             throw invalid_argument("parameter ", i, " (", p->name, ") is not a placeholder");
-        for (size_t j = 0; j < i; ++j)
-            if (params[j] == p)
-                throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
+        if (!listed.insert(p).second)
+            throw invalid_argument("placeholder ", p->name, " is listed twice as a parameter");
     }
 }
 
 }  // namespace
 
 Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const Op *> &results,
-                         const std::vector<const Op *> &params, std::vector<uint64_t> *compiling)
+                         const std::vector<const Op *> &params, InitializerCompilation *compiling)
     : transformer_(std::move(t)),
       param_info_(describe_values(params)),
       result_info_(describe_values(results)) {
@@ -42,7 +44,7 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
         num_source_ops_);
     for (const ValueInfo &p : param_info_)
         param_strides_.push_back(row_major_strides(p.axis_lengths));
-    std::vector<uint64_t> outermost;
+    InitializerCompilation outermost;
     compile_persistents(results, compiling ? *compiling : outermost);
     compile();
     for (const PersistentSpec *p : buffer_specs_)
@@ -53,11 +55,42 @@ Computation::Computation(std::shared_ptr<Transformer> t, const std::vector<const
                 " is neither a parameter of the computation nor has a value or an initial value");
 }
 
+// An initializer holds the specs of the tensors it reads, which hold their initializers, and so
+// on: left to the members' destructors, a chain of tensors each initialised from the one before
+// would be destroyed recursively, as deep as the chain. The specs this computation holds the last
+// reference to are taken apart here one level at a time instead: each initializer's own specs are
+// moved out before it is destroyed. Under the transformer's lock, the only place a registered
+// spec can gain a reference from (Transformer::register_persistent keeps weak ones).
+Computation::~Computation() {
+    try {
+        release_initializers();
+    } catch (...) {
+        // No memory for the work list: what is left goes with the members, recursively.
+    }
+}
+
+void Computation::release_initializers() {
+    std::vector<std::unordered_map<uint64_t, std::shared_ptr<const PersistentSpec>>> pending;
+    pending.push_back(std::exchange(persistents_, {}));
+    std::unique_lock<std::recursive_mutex> values;
+    while (!pending.empty()) {
+        auto specs = std::move(pending.back());
+        pending.pop_back();
+        for (const auto &entry : specs) {
+            const std::shared_ptr<const PersistentSpec> &spec = entry.second;
+            if (!spec->initializer) continue;
+            if (!values) values = transformer_->lock_values();
+            if (spec.use_count() == 1 && spec->initializer.use_count() == 1)
+                pending.push_back(std::exchange(spec->initializer->persistents_, {}));
+        }
+    }  // each spec of `specs` (and its initializer, whose specs are in `pending`) dies here
+}
+
 // Copies what the runtime needs of every persistent tensor the graph uses, compiles the
 // initializers of those the transformer has no value for yet, and registers them with the
 // transformer (checkpoints save and load them before any run).
 void Computation::compile_persistents(const std::vector<const Op *> &results,
-                                      std::vector<uint64_t> &compiling) {
+                                      InitializerCompilation &compiling) {
     std::unordered_map<uint64_t, const Op *> used;
     for (const Node &n : graph_.nodes)
         if (n.is_leaf()) used.emplace(n.uid, nullptr);

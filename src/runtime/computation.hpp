@@ -22,10 +22,13 @@ namespace ng {
 class Computation {
 public:
     // Compiles `results` of the user's ops; nothing refers to them afterwards. `compiling` (for
-    // an initializer's computation) lists the persistent tensors whose initializers are being
-    // compiled around it (see compile_persistent).
+    // an initializer's computation) is the compilation of initializers it is part of (see
+    // compile_persistent).
     Computation(std::shared_ptr<Transformer> t, const std::vector<const Op *> &results,
-                const std::vector<const Op *> &params, std::vector<uint64_t> *compiling = nullptr);
+                const std::vector<const Op *> &params, InitializerCompilation *compiling = nullptr);
+    ~Computation();
+    Computation(const Computation &) = delete;
+    Computation &operator=(const Computation &) = delete;
 
     // inputs: one tensor per parameter. outputs: one slot per result; a result whose slot is
     // null goes into a new tensor in fresh[i]. Everything is validated before anything runs.
@@ -45,6 +48,13 @@ public:
     const std::vector<ValueInfo> &param_info() const { return param_info_; }
     const std::vector<ValueInfo> &result_info() const { return result_info_; }
     Transformer &transformer() { return *transformer_; }
+    // The specs of the persistent tensors a run reads or writes, in the order a run fetches
+    // their values.
+    std::vector<const PersistentSpec *> persistent_specs() const {
+        std::vector<const PersistentSpec *> specs;
+        for (size_t b : persistent_buffers_) specs.push_back(buffer_specs_[b]);
+        return specs;
+    }
 
 private:
     // Refuses inputs and given outputs whose dtype or shape differ from the plan's; returns
@@ -59,8 +69,9 @@ private:
     void copy_result(size_t i, Tensor &out, ThreadPool *pool);
     Tensor new_output(size_t i);
     void compile();
+    void release_initializers();  // see ~Computation
     void compile_persistents(const std::vector<const Op *> &results,
-                             std::vector<uint64_t> &compiling);
+                             InitializerCompilation &compiling);
 
     std::shared_ptr<Transformer> transformer_;
     std::vector<ValueInfo> param_info_, result_info_;

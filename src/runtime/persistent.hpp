@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "graph/op.hpp"
@@ -43,10 +44,17 @@ struct PersistentSpec {
 
 PersistentInfo describe_persistent(const Op &op);
 
+// The initializers compiled for one outermost computation: `in_progress` lists the tensors whose
+// initializers are being compiled around the current one (a cycle is refused), `compiled` the
+// specs with an initializer made so far, which later uses share.
+struct InitializerCompilation {
+    std::vector<uint64_t> in_progress;
+    std::unordered_map<uint64_t, std::shared_ptr<const PersistentSpec>> compiled;
+};
+
 // The spec of `op` for a computation on `t`: no initializer when `t` already has a value.
-// `compiling` lists the tensors whose initializers are being compiled (a cycle is refused).
 std::shared_ptr<const PersistentSpec> compile_persistent(const std::shared_ptr<Transformer> &t,
                                                          const Op &op,
-                                                         std::vector<uint64_t> &compiling);
+                                                         InitializerCompilation &compiling);
 
 }  // namespace ng

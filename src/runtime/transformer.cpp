@@ -1,6 +1,7 @@
 #include "runtime/transformer.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "core/error.hpp"
 #include "kernels/kernels.hpp"
@@ -71,10 +72,16 @@ bool Transformer::has_value(uint64_t id) const {
     return values_.count(id) != 0;
 }
 
+// A value whose initializer reads other persistent tensors is created after theirs. Its
+// initializer's run would create them (each by running its own initializer, which creates those
+// it reads, ...), recursing as deep as a chain of tensors each initialised from the one before;
+// they are created first instead, deepest first, in the order those runs would have created
+// them, so every initializer runs with the values it reads already there.
 Transformer::Entry &Transformer::entry(const PersistentSpec &spec) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     auto found = values_.find(spec.info.id);
     if (found != values_.end()) return found->second;
+    if (spec.initializer) create_values_read_by(spec);
     const AllocatorScope scope = allocator_scope();
     Entry e{spec.info, initialize(spec), ++last_version_};
     return values_.emplace(spec.info.id, std::move(e)).first->second;
@@ -82,6 +89,35 @@ Transformer::Entry &Transformer::entry(const PersistentSpec &spec) {
 
 Tensor &Transformer::value(const PersistentSpec &spec) {
     return entry(spec).value;
+}
+
+void Transformer::create_values_read_by(const PersistentSpec &spec) {
+    struct Pending {
+        const PersistentSpec *spec;
+        std::vector<const PersistentSpec *> reads;  // by its initializer, in the order it reads
+        size_t next = 0;
+    };
+    std::vector<Pending> stack;
+    std::unordered_set<uint64_t> on_path{spec.info.id};
+    stack.push_back(Pending{&spec, spec.initializer->persistent_specs()});
+    while (!stack.empty()) {
+        Pending &top = stack.back();
+        if (top.next < top.reads.size()) {
+            const PersistentSpec *read = top.reads[top.next++];
+            if (values_.count(read->info.id) || on_path.count(read->info.id)) continue;
+            if (read->initializer) {
+                on_path.insert(read->info.id);
+                stack.push_back(Pending{read, read->initializer->persistent_specs()});
+            } else {
+                entry(*read);
+            }
+            continue;
+        }
+        const PersistentSpec *done = top.spec;
+        on_path.erase(done->info.id);
+        stack.pop_back();
+        if (done != &spec) entry(*done);  // what it reads exists: its run creates nothing
+    }
 }
 
 Transformer::RunValue Transformer::value_for_run(const PersistentSpec &spec, bool writes) {

@@ -99,6 +99,7 @@ private:
     };
     Tensor initialize(const PersistentSpec &spec);
     Entry &entry(const PersistentSpec &spec);  // the tensor's entry, created as value() says
+    void create_values_read_by(const PersistentSpec &spec);  // see entry()
 
     int threads_ = 1;                           // guarded by pool_mutex_
     mutable std::shared_ptr<ThreadPool> pool_;  // guarded by pool_mutex_; none until a run

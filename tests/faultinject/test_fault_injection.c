@@ -2,8 +2,10 @@
  * complete program (build a graph, derive, compile, run twice, read a value, make views and a
  * DLPack round trip, destroy everything) is run once per allocation with that allocation failing,
  * and every time each call must either succeed or fail with NG_ERR_OUT_OF_MEMORY, nothing may
- * abort, and no block may leak. Also: thread creation failing for lack of memory is
- * NG_ERR_OUT_OF_MEMORY from the run that starts the transformer's workers.
+ * abort, and no block may leak. A second program does the same for saving and loading (a
+ * checkpoint, an ONNX model, a serialized tensor: the messages protobuf builds and parses). Also:
+ * thread creation failing for lack of memory is NG_ERR_OUT_OF_MEMORY from the run that starts the
+ * transformer's workers.
  *
  * Leaks are counted as blocks live in the process: after a warm-up run the count is taken, then
  * the failing run and one complete unfailed run follow, and the count must be back where it was.
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <dlpack/dlpack.h>
@@ -42,7 +45,7 @@ static threads_fn fail_threads;
 /* What one run of the program saw: the first failure's status and message. */
 typedef struct {
     ng_status_t status;
-    char where[64];
+    char where[160];
     char message[256];
 } outcome;
 
@@ -146,8 +149,10 @@ static void grow_error_text(void) {
     ng_graph_destroy(g);
 }
 
-static void test_every_allocation_fails_in_turn(void **state) {
-    (void)state;
+/* Runs `program` once per allocation it makes, with that allocation failing (every k-th when
+ * there are more than NG_FAULT_MAX_POINTS), and checks each run's statuses and that nothing
+ * leaked. */
+static void fail_each_allocation_of(void (*program)(outcome *)) {
     outcome o;
     program(&o); /* warm: lazy initialisation of the C++ runtime, OpenBLAS, the thread's state */
     assert_int_equal(o.status, NG_OK);
@@ -190,6 +195,78 @@ static void test_every_allocation_fails_in_turn(void **state) {
         "%ld allocations in the program; failed %ld of them (every %ld%s), %ld runs "
         "reported NG_ERR_OUT_OF_MEMORY, the others recovered\n",
         total, points, stride, stride > 1 ? ", sampled" : "", oom);
+}
+
+static void test_every_allocation_fails_in_turn(void **state) {
+    (void)state;
+    fail_each_allocation_of(program);
+}
+
+/* Where save_and_load writes its checkpoint. */
+static char checkpoint_path[64];
+
+/* Saving and loading, in every format: a checkpoint of a transformer's variables written and read
+ * back, the graph exported to ONNX and imported, a tensor serialized and deserialized. Protobuf
+ * builds and parses the messages of all three. */
+static void save_and_load(outcome *o) {
+    memset(o, 0, sizeof *o);
+    ng_graph_t *g = NULL, *imported = NULL;
+    ng_transformer_t *t = NULL;
+    ng_computation_t *c = NULL;
+    ng_tensor_t *in = NULL, *out = NULL, *value = NULL, *back = NULL;
+    void *model = NULL, *tensor_bytes = NULL;
+    size_t model_size = 0, tensor_size = 0;
+    static const float xs[6] = {1, -2, 3, 0.5f, 2, -1};
+    static const float w0s[6] = {0.1f, -0.2f, 0.3f, 0.4f, -0.5f, 0.6f};
+    const ng_axis_t *n, *k;
+    ng_op_t *x, *w0, *w, *y, *b, *b0;
+
+    STEP((g = ng_graph_create()) != NULL);
+    STEP((n = ng_axis(g, "N", 2)) != NULL);
+    STEP((k = ng_axis(g, "K", 3)) != NULL);
+    const ng_axis_t *axes[2] = {n, k};
+    STEP((x = ng_placeholder(g, NG_FLOAT32, axes, 2, NULL)) != NULL);
+    STEP((w0 = ng_constant(g, NG_FLOAT32, axes, 2, w0s)) != NULL);
+    STEP((w = ng_variable(g, NG_FLOAT32, axes, 2, w0)) != NULL);
+    STEP((b0 = ng_scalar(g, 0.5)) != NULL);
+    STEP((b = ng_variable(g, NG_FLOAT32, &k, 1, b0)) != NULL);
+    ng_op_t *product;
+    STEP((product = ng_multiply(g, x, w)) != NULL);
+    STEP((y = ng_add(g, product, b)) != NULL);
+    STEP((t = ng_transformer_create(NULL)) != NULL);
+    STEP((c = ng_computation_create(t, &y, 1, &x, 1)) != NULL);
+    const int64_t shape[2] = {2, 3};
+    STEP((in = ng_tensor_from_data(NG_FLOAT32, shape, 2, xs)) != NULL);
+    STEP(ng_computation_run(c, &in, 1, &out, 1) == NG_OK);
+    STEP(ng_transformer_save(t, checkpoint_path) == NG_OK);
+    STEP(ng_transformer_load(t, checkpoint_path) == NG_OK);
+    STEP(ng_onnx_export_bytes(g, &y, 1, &x, 1, &model, &model_size) == NG_OK);
+    STEP((imported = ng_onnx_import_bytes(model, model_size, NULL, NULL, 0, 0)) != NULL);
+    STEP(ng_transformer_get_value(t, w, &value) == NG_OK);
+    STEP(ng_tensor_serialize(value, &tensor_bytes, &tensor_size) == NG_OK);
+    STEP((back = ng_tensor_deserialize(tensor_bytes, tensor_size)) != NULL);
+
+cleanup:
+    ng_tensor_release(back);
+    ng_free(tensor_bytes);
+    ng_tensor_release(value);
+    ng_graph_destroy(imported);
+    ng_free(model);
+    ng_tensor_release(out);
+    ng_tensor_release(in);
+    ng_computation_destroy(c);
+    ng_transformer_destroy(t);
+    ng_graph_destroy(g);
+}
+
+/* A failure inside protobuf while it builds or parses a message (a repeated field growing after
+ * it made the element to add, say) fails the call cleanly and leaves nothing allocated. */
+static void test_saving_and_loading_fail_cleanly(void **state) {
+    (void)state;
+    snprintf(checkpoint_path, sizeof checkpoint_path, "/tmp/ng_faultinject_%ld.ckpt",
+             (long)getpid());
+    fail_each_allocation_of(save_and_load);
+    remove(checkpoint_path);
 }
 
 /* Workers start with the first run that uses them: when they cannot, that run fails with
@@ -245,6 +322,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thread_creation_failure_is_out_of_memory),
         cmocka_unit_test(test_every_allocation_fails_in_turn),
+        cmocka_unit_test(test_saving_and_loading_fail_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

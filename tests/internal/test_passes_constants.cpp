@@ -105,7 +105,7 @@ void an_initializer_and_its_spec_share_the_initial_value(void **) {
     ng::Op *init = ng::build::constant(g, NG_FLOAT32, {n}, halves(kLarge));
     ng::Op *v = ng::build::variable(g, NG_FLOAT32, {n}, init);
     auto t = make_transformer();
-    std::vector<uint64_t> compiling;
+    ng::InitializerCompilation compiling;
 
     auto constant_spec = ng::compile_persistent(t, *init, compiling);
     assert_true(constant_spec->constant_data.same_block(init->attrs.data));
