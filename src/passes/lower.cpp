@@ -287,6 +287,8 @@ Operand Lowering::read_row_major(int32_t id, const Axes &order) {
     return operand(packed, order, order);
 }
 
+namespace {
+
 // The lowering of each op of the Kernel class, named by its Kernel column.
 void lower_kernel_op(Lowering &L, int32_t id) {
     switch (L.graph.nodes[id].kind) {
@@ -302,6 +304,8 @@ void lower_kernel_op(Lowering &L, int32_t id) {
         throw internal_error(op_kind_name(L.graph.nodes[id].kind), " is not of the Kernel class");
     }
 }
+
+}  // namespace
 
 void Lowering::lower_node(int32_t id) {
     const Node &n = graph.nodes[id];
